@@ -1,0 +1,39 @@
+import type { Endpoint } from '../spec/index.js';
+import type { Caller } from './auth.js';
+import type { FaultPlan } from './faults.js';
+import type { Cursors, PageRequest } from './paging.js';
+import type { Store } from './store/store.js';
+import type { WorkspaceRec } from './store/types.js';
+
+/** What a handler gets: everything already authenticated, authorised and validated. */
+export interface Ctx {
+  readonly store: Store;
+  readonly endpoint: Endpoint;
+  readonly caller: Caller;
+  /** The path workspace, resolved and within reach (null on /v1/me etc.). */
+  readonly ws: WorkspaceRec | null;
+  /** Path ids by placeholder name (lead_id, task_id, …), kind already checked. */
+  readonly path: Readonly<Record<string, string>>;
+  /** Query values parsed by the endpoint table's params (aliases folded). */
+  readonly query: Readonly<Record<string, any>>;
+  readonly body: any;
+  readonly cursors: Cursors;
+  readonly faults: FaultPlan;
+  /** Real time, for stamping writes. */
+  now(): Date;
+  /** The paging part of the query. */
+  page(): PageRequest;
+}
+
+export type HandlerResult =
+  | { status?: number; body: unknown }
+  | { binary: Buffer; filename: string };
+
+export type Handler = (ctx: Ctx) => HandlerResult | Promise<HandlerResult>;
+export type Handlers = Readonly<Record<string, Handler>>;
+
+/** The workspace of a workspace-scoped endpoint (always set there). */
+export function wsOf(ctx: Ctx): WorkspaceRec {
+  if (!ctx.ws) throw new Error(`${ctx.endpoint.name} has no workspace in its path`);
+  return ctx.ws;
+}

@@ -1,0 +1,81 @@
+import { type Bucket, RATE_LIMITS } from '../spec/index.js';
+
+export interface BucketState {
+  bucket: Bucket;
+  limit: number;
+  remaining: number;
+  /** Unix seconds at which the window resets. */
+  reset: number;
+  /** Milliseconds until then. */
+  resetInMs: number;
+}
+
+/**
+ * Fixed windows per key and bucket, aligned to the epoch so that `x-ratelimit-reset`
+ * (whole Unix seconds) is exact whenever the window is a whole number of seconds.
+ */
+export class RateLimits {
+  private readonly used = new Map<string, { window: number; count: number }>();
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(
+    private readonly windowMs: number,
+    readonly enabled: boolean,
+    private readonly limits: Record<Bucket, number> = { read: RATE_LIMITS.read, write: RATE_LIMITS.write, upstream: RATE_LIMITS.upstream, thread: RATE_LIMITS.thread },
+    readonly maxConcurrent: number = RATE_LIMITS.max_concurrent,
+  ) {}
+
+  private windowOf(now: number) {
+    const index = Math.floor(now / this.windowMs);
+    return { index, end: (index + 1) * this.windowMs };
+  }
+
+  state(who: string, bucket: Bucket, now = Date.now()): BucketState {
+    const w = this.windowOf(now);
+    const u = this.used.get(`${who}\u0000${bucket}`);
+    const count = u && u.window === w.index ? u.count : 0;
+    const limit = this.limits[bucket];
+    return { bucket, limit, remaining: Math.max(0, limit - count), reset: Math.ceil(w.end / 1000), resetInMs: w.end - now };
+  }
+
+  /** Spend one request from each bucket, all or none. Returns the exhausted bucket, if any. */
+  spend(who: string, buckets: readonly Bucket[], now = Date.now()): BucketState | null {
+    if (!this.enabled) return null;
+    const states = buckets.map((b) => this.state(who, b, now));
+    const empty = states.find((s) => s.remaining === 0);
+    if (empty) return empty;
+    const w = this.windowOf(now);
+    for (const b of buckets) {
+      const id = `${who}\u0000${b}`;
+      const u = this.used.get(id);
+      if (u && u.window === w.index) u.count++;
+      else this.used.set(id, { window: w.index, count: 1 });
+    }
+    return null;
+  }
+
+  /** The bucket to report in the headers: the one with the least left. */
+  report(who: string, buckets: readonly Bucket[], now = Date.now()): BucketState {
+    const states = buckets.map((b) => this.state(who, b, now));
+    return states.reduce((a, b) => (b.remaining / b.limit < a.remaining / a.limit ? b : a));
+  }
+
+  /** Take an in-flight slot; false when the key already has the maximum in flight. */
+  enter(who: string): boolean {
+    if (!this.enabled) return true;
+    const n = this.inFlight.get(who) ?? 0;
+    if (n >= this.maxConcurrent) return false;
+    this.inFlight.set(who, n + 1);
+    return true;
+  }
+  leave(who: string): void {
+    if (!this.enabled) return;
+    const n = (this.inFlight.get(who) ?? 1) - 1;
+    if (n <= 0) this.inFlight.delete(who);
+    else this.inFlight.set(who, n);
+  }
+  /** Highest in-flight count seen per key, for tests of the client's concurrency cap. */
+  inFlightNow(who: string): number {
+    return this.inFlight.get(who) ?? 0;
+  }
+}

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { LOG_LEVELS, type LogLevel } from '../log.js';
+import { parseFaults } from './faults.js';
+
+/** startSandbox options; the CLI flags of SANDBOX.md map onto these one to one. */
+export const sandboxOptionsSchema = z.strictObject({
+  host: z.string().default('127.0.0.1'),
+  port: z.number().int().min(0).max(65535).default(4010),
+  seed: z.number().int().min(0).default(1),
+  now: z
+    .string()
+    .refine((s) => !Number.isNaN(Date.parse(s)), { message: 'must be an ISO timestamp' })
+    .optional(),
+  leads: z.number().int().min(1).max(1_000_000).default(500),
+  rateWindowMs: z.number().int().min(100).max(3_600_000).default(60_000),
+  rateLimits: z.boolean().default(true),
+  faults: z
+    .string()
+    .default('none')
+    .superRefine((s, c) => {
+      try {
+        parseFaults(s);
+      } catch (e) {
+        c.addIssue({ code: 'custom', message: (e as Error).message });
+      }
+    }),
+  logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).default('warn'),
+});
+export type SandboxOptions = z.input<typeof sandboxOptionsSchema>;
+export type ResolvedSandboxOptions = z.output<typeof sandboxOptionsSchema>;
