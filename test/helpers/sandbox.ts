@@ -29,7 +29,7 @@ export interface TestApi {
 
 export async function startTestApi(options: SandboxOptions = {}): Promise<TestApi> {
   const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', ...options });
-  const call = async (method: string, path: string, opts: RequestOptions = {}) => {
+  const call = async <T = any>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> => {
     const url = new URL(path, sandbox.baseUrl);
     for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = {};
@@ -42,13 +42,13 @@ export async function startTestApi(options: SandboxOptions = {}): Promise<TestAp
     if (body !== undefined) headers['content-type'] = opts.contentType ?? 'application/json';
     const res = await fetch(url, { method, headers, body });
     const type = res.headers.get('content-type') ?? '';
-    const parsed = type.includes('application/json') ? await res.json() : Buffer.from(await res.arrayBuffer());
-    return { status: res.status, headers: res.headers, body: parsed };
+    const parsed: unknown = type.includes('application/json') ? await res.json() : Buffer.from(await res.arrayBuffer());
+    return { status: res.status, headers: res.headers, body: parsed as T };
   };
   return {
     sandbox,
     call,
-    get: (path, opts) => call('GET', path, opts),
+    get: <T = any>(path: string, opts?: RequestOptions) => call<T>('GET', path, opts),
     close: () => sandbox.close(),
   };
 }
