@@ -18,7 +18,7 @@ export interface SeedOptions {
 /**
  * The whole dataset, deterministic: each part draws from its own generator derived from
  * the seed, so adding data to one part does not shift another. Order matters: later
- * parts hang off earlier ones (tasks off leads, templates' tokens off lead fields).
+ * parts hang off earlier ones (tasks off leads and sequences, meetings off event types).
  */
 export function buildStore(opts: SeedOptions): Store {
   const store = new Store(opts.now, opts.seed);
@@ -28,7 +28,7 @@ export function buildStore(opts: SeedOptions): Store {
   seedLeads(store, part('leads'), opts);
   installConversations(store, part('conversations'), opts);
   seedScheduling(store, part('scheduling'), opts);
-  seedWork(store, part('work'), opts);
   seedContent(store, part('content'), opts);
+  seedWork(store, part('work'), opts);
   return store;
 }
