@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createLogger } from '../log.js';
+import { RATE_LIMITS } from '../spec/index.js';
+import * as control from './control.js';
 import { FaultPlan, parseFaults } from './faults.js';
 import { HANDLERS } from './handlers/index.js';
 import { RateLimits } from './limits.js';
@@ -21,7 +23,20 @@ export interface Sandbox {
   limits: RateLimits;
   faults: FaultPlan;
   keys: typeof SANDBOX_KEYS;
+  /** Changes no v1 endpoint can make (a key owner's role, a new inbound reply), bound to this store. */
+  control: BoundControl;
   close(): Promise<void>;
+}
+
+type Control = typeof control;
+/** The control functions with the store already applied. */
+export type BoundControl = {
+  [K in keyof Control]: Control[K] extends (store: Store, ...rest: infer A) => infer R ? (...args: A) => R : never;
+};
+function bindControl(store: Store): BoundControl {
+  const out: Record<string, unknown> = {};
+  for (const [name, fn] of Object.entries(control)) out[name] = (...args: unknown[]) => (fn as (...a: unknown[]) => unknown)(store, ...args);
+  return out as BoundControl;
 }
 
 /** Start a sandbox: a faithful local Reply Inbox API v1 with seeded data (SANDBOX.md). */
@@ -30,7 +45,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const log = createLogger('reply-inbox-sandbox', o.logLevel);
   const now = o.now ? new Date(o.now) : new Date();
   const store = buildStore({ seed: o.seed, now, leads: o.leads });
-  const limits = new RateLimits(o.rateWindowMs, o.rateLimits);
+  const { max_concurrent, ...buckets } = o.bucketLimits;
+  const limits = new RateLimits(
+    o.rateWindowMs,
+    o.rateLimits,
+    { read: RATE_LIMITS.read, write: RATE_LIMITS.write, upstream: RATE_LIMITS.upstream, thread: RATE_LIMITS.thread, ...buckets },
+    max_concurrent ?? RATE_LIMITS.max_concurrent,
+  );
   const faults = new FaultPlan(parseFaults(o.faults), o.seed);
   const cursors = new Cursors(createHash('sha256').update(`cursor-secret:${o.seed}`).digest('hex'));
   const srv = createSandboxServer({ store, handlers: HANDLERS, limits, faults, cursors, log });
@@ -44,6 +65,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     limits,
     faults,
     keys: SANDBOX_KEYS,
+    control: bindControl(store),
     close: () => srv.close(),
   };
 }

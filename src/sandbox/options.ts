@@ -14,6 +14,16 @@ export const sandboxOptionsSchema = z.strictObject({
   leads: z.number().int().min(1).max(1_000_000).default(500),
   rateWindowMs: z.number().int().min(100).max(3_600_000).default(60_000),
   rateLimits: z.boolean().default(true),
+  /** Per-bucket figures other than the spec's, for fast tests of the client's limiter. */
+  bucketLimits: z
+    .strictObject({
+      read: z.number().int().min(1).optional(),
+      write: z.number().int().min(1).optional(),
+      upstream: z.number().int().min(1).optional(),
+      thread: z.number().int().min(1).optional(),
+      max_concurrent: z.number().int().min(1).optional(),
+    })
+    .default({}),
   faults: z
     .string()
     .default('none')

@@ -75,7 +75,6 @@ export function createSandboxServer(parts: ServerParts) {
         faults.injected.reset_before++;
         return drop();
       }
-      if (faults.faults.latency_ms > 0) await sleep(faults.faults.latency_ms);
       const match = route(method, url.pathname);
       if (match.kind === 'none') fail('not_found', `No endpoint ${method} ${url.pathname}.`);
       if (match.kind === 'method') fail('not_found', `No endpoint ${method} ${url.pathname} (this path takes ${match.allowed.join(', ')}).`);
@@ -88,6 +87,8 @@ export function createSandboxServer(parts: ServerParts) {
         throw new SandboxError('too_many_concurrent', `More than ${limits.maxConcurrent} requests in flight for this key.`, { retry_after: 1 });
       }
       entered = true;
+      // Added latency holds the in-flight slot, as a slow service would.
+      if (faults.faults.latency_ms > 0) await sleep(faults.faults.latency_ms);
       const exhausted = limits.spend(who, buckets);
       if (exhausted) {
         const retry = Math.max(1, Math.ceil(exhausted.resetInMs / 1000));
