@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestApi, startTestApi } from '../helpers/sandbox.js';
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+describe('General rule 1: bodies are JSON, and a request with a body carries Content-Type: application/json', () => {
+  it('a body sent as text/plain is 400 invalid_request', async () => {
+    const r = await api.call('POST', '/v1/mobile/session', { rawBody: '{}', contentType: 'text/plain' });
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe('invalid_request');
+  });
+  it('a body that is not JSON is 400 invalid_request', async () => {
+    const r = await api.call('POST', '/v1/mobile/session', { rawBody: '{"device_name":' });
+    expect(r.status).toBe(400);
+    expect(r.body.error.code).toBe('invalid_request');
+  });
+  it('responses are JSON', async () => {
+    const r = await api.get('/v1/me');
+    expect(r.headers.get('content-type')).toMatch(/^application\/json/);
+  });
+});
+
+describe('General rule 2: every object has a string field `object` naming its kind', () => {
+  it('me, capabilities, workspaces, members', async () => {
+    expect((await api.get('/v1/me')).body.object).toBe('me');
+    expect((await api.get('/v1/capabilities')).body.object).toBe('capabilities');
+    const list = (await api.get('/v1/workspaces')).body;
+    expect(list.object).toBe('list');
+    for (const w of list.data) expect(w.object).toBe('workspace');
+    const members = (await api.get('/v1/workspaces/acme/members')).body;
+    for (const m of members.data) expect(m.object).toBe('member');
+  });
+});
+
+describe('General rule 3: an id of one kind is not valid where another kind is expected', () => {
+  it.each([
+    ['/v1/workspaces/acme/leads/tsk_abc', 'lead_id'],
+    ['/v1/workspaces/acme/leads/lead_a%2Fb', 'lead_id'],
+    ['/v1/workspaces/acme/meetings/..%2F..%2Fme', 'meeting_id'],
+  ])('GET %s is 400 invalid_id naming %s', async (path, param) => {
+    const r = await api.get(path);
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_id', param });
+  });
+  it('PATCH /v1/workspaces/acme/tasks/lead_abc is 400 invalid_id naming task_id', async () => {
+    const r = await api.call('PATCH', '/v1/workspaces/acme/tasks/lead_abc', { body: { notes: 'x' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_id', param: 'task_id' });
+  });
+  it('a wrong-kind id in a query filter is 400 invalid_id naming the parameter', async () => {
+    const r = await api.get('/v1/workspaces/acme/leads', { query: { campaign_id: 'lead_abc' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_id', param: 'campaign_id' });
+  });
+  it('a one-part user id is not a two-part member id', async () => {
+    const r = await api.get('/v1/workspaces/acme/leads', { query: { assignee_id: 'usr_ben' } });
+    expect(r.body.error).toMatchObject({ code: 'invalid_id', param: 'assignee_id' });
+  });
+});
+
+describe('General rule 4: timestamps are ISO 8601 UTC with a trailing Z', () => {
+  it('me and members', async () => {
+    const me = (await api.get('/v1/me')).body;
+    const members = (await api.get('/v1/workspaces/acme/members')).body.data;
+    const stamps = [me.created_at, me.expires_at, me.last_used_at, ...members.map((m: any) => m.created_at)].filter(Boolean);
+    expect(stamps.length).toBeGreaterThan(3);
+    for (const s of stamps) expect(s).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
+  });
+});
+
+describe('General rule 5: unknown query parameters are 400 unsupported_filter naming the parameter; unknown body fields are 400', () => {
+  it('an unknown query parameter', async () => {
+    const r = await api.get('/v1/workspaces/acme/members', { query: { colour: 'red' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'unsupported_filter', param: 'colour' });
+  });
+  it('a parameter the endpoint\'s row does not list (members take no order)', async () => {
+    const r = await api.get('/v1/workspaces/acme/members', { query: { order: 'asc' } });
+    expect(r.body.error).toMatchObject({ code: 'unsupported_filter', param: 'order' });
+  });
+  it('an endpoint with no query parameters refuses any', async () => {
+    const r = await api.get('/v1/me', { query: { expand: 'all' } });
+    expect(r.body.error).toMatchObject({ code: 'unsupported_filter', param: 'expand' });
+  });
+  it('an unknown body field is 400 invalid_request naming the field', async () => {
+    const r = await api.call('POST', '/v1/mobile/session', { key: 'rep', body: { device_name: 'x', admin: true } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_request', param: 'admin' });
+  });
+  it('there is no sort_by: 400 unsupported_sort', async () => {
+    const r = await api.get('/v1/workspaces/acme/leads', { query: { sort_by: 'email' } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'unsupported_sort', param: 'sort_by' });
+  });
+  it('an order other than asc or desc is 400 unsupported_sort', async () => {
+    const r = await api.get('/v1/workspaces/acme/leads', { query: { order: 'random' } });
+    expect(r.body.error).toMatchObject({ code: 'unsupported_sort', param: 'order' });
+  });
+  it('an unknown value of a closed filter is 400 unsupported_filter', async () => {
+    const r = await api.get('/v1/workspaces/acme/leads', { query: { status: 'interested,hot' } });
+    expect(r.body.error).toMatchObject({ code: 'unsupported_filter', param: 'status' });
+  });
+  it('a parameter given twice is 400 invalid_request', async () => {
+    const url = new URL('/v1/workspaces/acme/members?limit=1&limit=2', api.sandbox.baseUrl);
+    const r = await fetch(url, { headers: { authorization: `Bearer ${api.sandbox.keys.admin}` } });
+    expect(r.status).toBe(400);
+    expect((await r.json()).error.code).toBe('invalid_request');
+  });
+});
+
+describe('General rule 7: every write response contains effects with provider_writes', () => {
+  it('mobile session create and revoke', async () => {
+    const c = await api.call('POST', '/v1/mobile/session', { key: 'admin', body: {} });
+    expect(c.body.effects.provider_writes).toEqual([]);
+    const d = await api.call('DELETE', '/v1/mobile/session', { key: 'admin' });
+    expect(d.body.effects.provider_writes).toEqual([]);
+  });
+});
+
+describe('Errors: the shape is {error: {code, message, param?, required_scope?, retry_after?}}', () => {
+  it('an unknown path is a JSON 404 not_found', async () => {
+    const r = await api.get('/v1/nothing/here');
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } });
+  });
+  it('a known path with the wrong method is a JSON error', async () => {
+    const r = await api.call('DELETE', '/v1/me');
+    expect(r.status).toBe(404);
+    expect(r.body.error.code).toBe('not_found');
+  });
+});
+
+describe('Resources: workspace', () => {
+  it('has the spec\'s fields, no created_at, and features omit the removed surfaces', async () => {
+    const w = (await api.get('/v1/workspaces/acme')).body;
+    for (const f of ['object', 'id', 'name', 'domain', 'logo_url', 'active', 'features', 'granted_scopes', 'synced_at']) expect(w).toHaveProperty(f);
+    expect(w).not.toHaveProperty('created_at');
+    expect(w).not.toHaveProperty('counts');
+    expect(Object.keys(w.features).sort()).toEqual(['events', 'inbox', 'reports', 'scheduling']);
+  });
+  it('include=counts,sdr_notes adds counts (served on the upstream bucket) and the playbook', async () => {
+    const r = await api.get('/v1/workspaces/acme', { query: { include: 'counts,sdr_notes' } });
+    expect(r.headers.get('x-ratelimit-bucket')).toBe('upstream');
+    expect(r.body.counts).toEqual({ leads: expect.any(Number), open_tasks: expect.any(Number), meetings_upcoming: expect.any(Number) });
+    expect(r.body.sdr_notes).toContain('<p>');
+    const plain = await api.get('/v1/workspaces/acme', { query: { include: 'sdr_notes' } });
+    expect(plain.headers.get('x-ratelimit-bucket')).toBe('read');
+  });
+  it('an unknown include value is 400 invalid_request', async () => {
+    const r = await api.get('/v1/workspaces/acme', { query: { include: 'everything' } });
+    expect(r.body.error).toMatchObject({ code: 'invalid_request', param: 'include' });
+  });
+});
+
+describe('Resources: member', () => {
+  it('the members list is the union of assigned people and active admins; admins are assignable only when the workspace allows it', async () => {
+    const acme = (await api.get('/v1/workspaces/acme/members', { query: { limit: 200 } })).body.data;
+    const ada = acme.find((m: any) => m.email === 'ada@acme.example');
+    expect(ada).toMatchObject({ role: 'admin', assignable: true });
+    const globex = (await api.get('/v1/workspaces/globex/members', { query: { limit: 200 } })).body.data;
+    const gus = globex.find((m: any) => m.email === 'gus@globex.example');
+    expect(gus).toMatchObject({ role: 'admin', assignable: false });
+    expect(globex.find((m: any) => m.email === 'ada@acme.example')).toMatchObject({ role: 'admin', assignable: false });
+  });
+  it('a deactivated person is active=false and not assignable; filters active and assignable', async () => {
+    const all = (await api.get('/v1/workspaces/acme/members', { query: { limit: 200 } })).body.data;
+    const cy = all.find((m: any) => m.email === 'cy@acme.example');
+    expect(cy).toMatchObject({ active: false, assignable: false });
+    const active = (await api.get('/v1/workspaces/acme/members', { query: { active: true, limit: 200 } })).body.data;
+    expect(active.length).toBe(all.length - 1);
+    expect(active.every((m: any) => m.active)).toBe(true);
+    const assignable = (await api.get('/v1/workspaces/acme/members', { query: { assignable: false } })).body.data;
+    expect(assignable.map((m: any) => m.email)).toEqual(['cy@acme.example']);
+  });
+  it('member ids are two-part workspace-scoped ids', async () => {
+    const all = (await api.get('/v1/workspaces/acme/members')).body.data;
+    for (const m of all) expect(m.id).toMatch(/^usr_[a-z0-9]+_[a-z0-9]+$/);
+  });
+});
+
+describe('Capabilities', () => {
+  it('reports api_version v1 and the spec\'s enum lists', async () => {
+    const c = (await api.get('/v1/capabilities')).body;
+    expect(c.api_version).toBe('v1');
+    expect(c.enums.lead_status).toEqual(['interested', 'not_interested', 'automated', 'unsubscribed', 'untagged']);
+    expect(c.enums.meeting_outcome).toEqual(['showed', 'no_show', 'no_show_host', 'cancelled', 'rescheduled']);
+    expect(c.enums.asset_visibility).toEqual(['private', 'workspace']);
+    expect(c.expansions).toMatchObject({ lead_list: ['assignees', 'campaign', 'open_tasks', 'tags'], max_per_request: 3 });
+    expect(c.lead_priorities).toEqual({ owner_scoped: true, max_leads_per_request: 100 });
+    expect(c.deprecated).toEqual([]);
+    for (const k of ['notes', 'limits', 'filters', 'ids', 'lead_tags', 'lead_statuses', 'mobile_sessions', 'phases']) expect(c).toHaveProperty(k);
+  });
+});

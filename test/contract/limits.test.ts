@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { SANDBOX_KEYS } from '../../src/sandbox/index.js';
+import { type TestApi, startTestApi } from '../helpers/sandbox.js';
+
+let api: TestApi | undefined;
+afterEach(async () => {
+  await api?.close();
+  api = undefined;
+});
+
+/** Wait until just after a window boundary so a test's burst falls in one window. */
+async function atWindowStart(windowMs: number) {
+  const wait = windowMs - (Date.now() % windowMs) + 20;
+  await new Promise((r) => setTimeout(r, wait));
+}
+
+describe('Limits: every response carries x-ratelimit-limit, x-ratelimit-remaining (integers) and x-ratelimit-reset (Unix seconds)', () => {
+  it('on success and on error responses of a known key', async () => {
+    api = await startTestApi();
+    for (const r of [await api.get('/v1/me'), await api.get('/v1/workspaces/acme/members', { query: { bogus: 1 } })]) {
+      expect(r.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+      expect(r.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      const reset = Number(r.headers.get('x-ratelimit-reset'));
+      expect(Number.isInteger(reset)).toBe(true);
+      expect(reset * 1000).toBeGreaterThan(Date.now() - 1000);
+      expect(reset * 1000).toBeLessThanOrEqual(Date.now() + 61_000);
+    }
+  });
+  it('the read bucket allows 120 per minute per key, the write bucket 60, the upstream bucket 10', async () => {
+    api = await startTestApi();
+    const read = await api.get('/v1/me');
+    expect(read.headers.get('x-ratelimit-limit')).toBe('120');
+    expect(read.headers.get('x-ratelimit-remaining')).toBe('119');
+    const write = await api.call('POST', '/v1/mobile/session', { body: {} });
+    expect(write.headers.get('x-ratelimit-limit')).toBe('60');
+    const upstream = await api.get('/v1/workspaces/acme', { query: { include: 'counts' } });
+    expect(upstream.headers.get('x-ratelimit-limit')).toBe('10');
+  });
+});
+
+describe('Limits: exceeding a bucket gives 429 rate_limited with a retry-after header in whole seconds', () => {
+  it('the request after the last allowed one is refused, and the window reset lets requests through again', async () => {
+    const windowMs = 1000;
+    api = await startTestApi({ rateWindowMs: windowMs, bucketLimits: { read: 5 } });
+    await atWindowStart(windowMs);
+    const statuses: number[] = [];
+    let refused: Awaited<ReturnType<TestApi['get']>> | undefined;
+    for (let i = 0; i < 6; i++) {
+      const r = await api.get('/v1/me');
+      statuses.push(r.status);
+      if (r.status === 429) refused = r;
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(refused!.body.error.code).toBe('rate_limited');
+    expect(refused!.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(refused!.body.error.retry_after).toBe(Number(refused!.headers.get('retry-after')));
+    expect(refused!.headers.get('x-ratelimit-remaining')).toBe('0');
+    await atWindowStart(windowMs);
+    expect((await api.get('/v1/me')).status).toBe(200);
+  });
+
+  it('buckets are per key and per bucket: one key\'s empty read bucket leaves other keys and its write bucket alone', async () => {
+    api = await startTestApi({ bucketLimits: { read: 2 } });
+    await api.get('/v1/me');
+    await api.get('/v1/me');
+    expect((await api.get('/v1/me')).status).toBe(429);
+    expect((await api.get('/v1/me', { key: 'rep' })).status).toBe(200);
+    expect((await api.call('POST', '/v1/mobile/session', { body: {} })).status).toBe(201);
+  });
+
+  it('a refused request is not processed and does not spend the bucket further', async () => {
+    api = await startTestApi({ bucketLimits: { write: 1 } });
+    const first = await api.call('POST', '/v1/mobile/session', { key: 'rep', body: { device_name: 'one' } });
+    expect(first.status).toBe(201);
+    const second = await api.call('POST', '/v1/mobile/session', { key: 'rep', body: { device_name: 'two' } });
+    expect(second.status).toBe(429);
+    const sessions = [...api.sandbox.store.mobileSessions.values()].filter((s) => s.user_id === 'usr_ben');
+    expect(sessions.map((s) => s.device_name)).toEqual(['one']);
+  });
+});
+
+describe('Limits: concurrency, 4 requests in flight per key; more gives 429 too_many_concurrent', () => {
+  it('six parallel slow requests: four served, two refused with retry-after', async () => {
+    api = await startTestApi({ faults: 'latency_ms=300' });
+    const results = await Promise.all(Array.from({ length: 6 }, () => api!.get('/v1/me')));
+    const ok = results.filter((r) => r.status === 200);
+    const refused = results.filter((r) => r.status === 429);
+    expect(ok).toHaveLength(4);
+    expect(refused).toHaveLength(2);
+    for (const r of refused) {
+      expect(r.body.error.code).toBe('too_many_concurrent');
+      expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+    }
+    // Another key has its own four slots.
+    const other = await api.get('/v1/me', { key: 'rep' });
+    expect(other.status).toBe(200);
+  });
+});
+
+describe('Limits: the sandbox\'s --rate-limits off disables buckets and the concurrency cap', () => {
+  it('no 429 and no rate headers', async () => {
+    api = await startTestApi({ rateLimits: false, bucketLimits: { read: 1 }, faults: 'latency_ms=100' });
+    const results = await Promise.all(Array.from({ length: 8 }, () => api!.get('/v1/me')));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(results[0]!.headers.get('x-ratelimit-limit')).toBeNull();
+  });
+});
+
+describe('Limits: the thread figure (30 per minute) meters the conversation reads, besides the read bucket (our reading: docs/spec-gaps.md)', () => {
+  it('the headers report the most constrained bucket, and the thread bucket refuses when empty', async () => {
+    api = await startTestApi({ bucketLimits: { thread: 1 } });
+    const lead = api.sandbox.store.leads.inGroup('acme')[0];
+    if (!lead) throw new Error('the seed has no acme lead');
+    const path = `/v1/workspaces/acme/leads/${lead.id}/messages`;
+    const first = await api.get(path);
+    expect(first.headers.get('x-ratelimit-bucket')).toBe('thread');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('0');
+    const second = await api.get(path);
+    expect(second.status).toBe(429);
+    expect(second.body.error.code).toBe('rate_limited');
+    expect((await api.get('/v1/me')).headers.get('x-ratelimit-remaining')).toBe(String(120 - 3));
+  });
+});
+
+describe('Limits: unauthenticated requests are refused before any bucket is spent', () => {
+  it('a 401 spends nothing of the key', async () => {
+    api = await startTestApi({ bucketLimits: { read: 2 } });
+    await api.get('/v1/me', { authorization: `Bearer ${SANDBOX_KEYS.admin.slice(0, -1)}x` });
+    await api.get('/v1/me', { key: null });
+    expect((await api.get('/v1/me')).headers.get('x-ratelimit-remaining')).toBe('1');
+  });
+});
