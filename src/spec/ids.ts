@@ -60,8 +60,13 @@ export function idShape(kind: IdKind): string {
   return `an id starting with ${ID_PREFIXES[kind]}`;
 }
 
+/** The pattern of an id kind (published in tool schemas, so a model sees the shape). */
+export function idPattern(kind: IdKind): RegExp {
+  return patterns[kind];
+}
+
 export function idSchema(kind: IdKind) {
-  return z.string().refine((v) => isId(kind, v), { message: `must be ${idShape(kind)}` });
+  return z.string().max(128).regex(patterns[kind], { message: `must be ${idShape(kind)}` });
 }
 
 /** Workspace ids are slugs (general rule 3). */

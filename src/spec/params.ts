@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type IdKind, idShape, isId } from './ids.js';
+import { type IdKind, idSchema, idShape, isId } from './ids.js';
 
 /**
  * A query parameter, described once. `input` is the typed schema the client and the tools
@@ -110,7 +110,7 @@ export const p = {
   id(kind: IdKind): Param<string> {
     return {
       kind: 'id',
-      input: z.string().refine((v) => isId(kind, v), { message: `must be ${idShape(kind)}` }),
+      input: idSchema(kind),
       toWire: (v) => v,
       fromWire: (raw) => (isId(kind, raw) ? ok(raw) : fail('invalid_id', `must be ${idShape(kind)}`)),
     };
