@@ -1,3 +1,73 @@
-import type { Handlers } from '../context.js';
+import { LIMITS } from '../../spec/index.js';
+import { type Ctx, type Handlers, wsOf } from '../context.js';
+import { fail, notFound } from '../errors.js';
+import { keysetPage } from '../paging.js';
+import { iso } from '../seed/time.js';
+import { SORT } from '../store/store.js';
+import type { EventTypeRec } from '../store/types.js';
+import { activeHosts, eventTypeView, freeSlots } from '../views/scheduling.js';
 
-export const schedulingHandlers: Handlers = {};
+const DAY_MS = 86_400_000;
+/** Window searched when the caller gives no `to` (our choice: docs/gaps/work.md). */
+const DEFAULT_WINDOW_DAYS = 14;
+
+function eventTypeIn(ctx: Ctx): EventTypeRec {
+  const et = ctx.store.eventTypes.get(ctx.path.event_type_id ?? '');
+  if (!et || et.workspace !== wsOf(ctx).id) notFound('event type', 'event_type_id');
+  return et;
+}
+
+/** Why an event type can offer nothing, whatever the window; null when it can. */
+function blockedReason(ctx: Ctx, et: EventTypeRec): string | null {
+  if (!et.active) return 'event_type_inactive';
+  const hosts = activeHosts(ctx.store, et);
+  if (hosts.length === 0) return 'no_active_hosts';
+  const connected = et.scheduling_type === 'collective' ? hosts.every((h) => h.calendar_connected) : hosts.some((h) => h.calendar_connected);
+  return connected ? null : 'no_calendar_connected';
+}
+
+export const schedulingHandlers: Handlers = {
+  list_event_types(ctx) {
+    const ws = wsOf(ctx);
+    const { active, public: isPublic } = ctx.query as { active?: boolean; public?: boolean };
+    return {
+      body: keysetPage({
+        cursors: ctx.cursors, endpoint: 'list_event_types', scope: ws.id, req: ctx.page(),
+        items: ctx.store.eventTypes.sorted(ws.id, 'ordered', SORT.ordered), keyOf: SORT.ordered,
+        filter: (et) => (active === undefined || et.active === active) && (isPublic === undefined || et.public === isPublic),
+        view: (et) => eventTypeView(et),
+      }),
+    };
+  },
+
+  get_event_type: (ctx) => ({ body: eventTypeView(eventTypeIn(ctx), { detail: true }) }),
+
+  /**
+   * The caller's window is checked (at most 60 days, to after from), then clamped to the
+   * bookable range: from now + minimum notice to now + the booking window.
+   */
+  get_slots(ctx) {
+    const et = eventTypeIn(ctx);
+    const q = ctx.query as { from?: string; to?: string; timezone?: string };
+    const now = ctx.now().getTime();
+    const from = q.from !== undefined ? Date.parse(q.from) : now;
+    const to = q.to !== undefined ? Date.parse(q.to) : from + DEFAULT_WINDOW_DAYS * DAY_MS;
+    if (to <= from) fail('invalid_request', "Query parameter 'to' must be later than 'from'.", { param: 'to' });
+    if (to - from > LIMITS.slots_window_days * DAY_MS) {
+      fail('invalid_request', `The slots window is at most ${LIMITS.slots_window_days} days; ask for a shorter range.`, { param: 'to' });
+    }
+    const earliest = Math.ceil((now + et.minimum_notice_minutes * 60_000) / 60_000) * 60_000;
+    const latest = now + et.public_booking_window_days * DAY_MS;
+    const start = Math.max(from, earliest);
+    const end = Math.min(to, latest);
+    const base = {
+      object: 'availability' as const, event_type_id: et.id, duration_minutes: et.duration_minutes,
+      timezone: q.timezone ?? et.availability.timezone,
+    };
+    const blocked = blockedReason(ctx, et);
+    if (end <= start) return { body: { ...base, window: { from: null, to: null }, slots: [], reason: blocked ?? 'outside_booking_window' } };
+    const window = { from: iso(start), to: iso(end) };
+    if (blocked) return { body: { ...base, window, slots: [], reason: blocked } };
+    return { body: { ...base, window, slots: freeSlots(et, start, end), reason: null } };
+  },
+};
