@@ -65,7 +65,8 @@ describe('sequence: deleted sequences are not listed', () => {
     const deleted = [...api.sandbox.store.sequences.inGroup('acme')].filter((s) => s.deleted);
     expect(deleted.length).toBeGreaterThan(0);
     const seen = new Set<string>();
-    for (const query of [{}, { active: 'true' }, { active: 'false' }, { visibility: 'workspace' }]) {
+    const queries: Record<string, string>[] = [{}, { active: 'true' }, { active: 'false' }, { visibility: 'workspace' }];
+    for (const query of queries) {
       for (const s of await readAll(api, `${ACME}/sequences`, { query })) seen.add(s.id);
     }
     for (const s of deleted) expect(seen.has(s.id)).toBe(false);
