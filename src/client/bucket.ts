@@ -1,0 +1,138 @@
+import Bottleneck from 'bottleneck';
+import type { Bucket } from '../spec/index.js';
+
+/** Where a bucket's limit came from; a later source of higher rank wins. */
+export type LimitSource = 'spec' | 'option' | 'me' | 'header';
+const RANK: Record<LimitSource, number> = { spec: 0, option: 1, me: 2, header: 3 };
+
+/**
+ * One rate bucket of the key: a bottleneck reservoir plus the account that steers it.
+ *
+ * The account estimates the tokens left in the server's current window:
+ *   available = base − outstanding,  base = min(lowest x-ratelimit-remaining seen, limit − our requests counted)
+ * where outstanding counts tokens that left the reservoir and have not been settled by a
+ * response yet (they may still land in this window). Bottleneck's reservoir is moved only
+ * by deltas of that estimate (incrementReservoir), never set absolutely, so the moment at
+ * which bottleneck itself takes a token never races our bookkeeping. bottleneck's own
+ * refresh timer is not used: the Limiter refills at the server's x-ratelimit-reset.
+ */
+export class BucketAccount {
+  readonly limiter: Bottleneck;
+  private limitValue: number;
+  private source: LimitSource;
+  private minRemaining: number | null = null;
+  private landed = 0;
+  private outstandingCount = 0;
+  private drainedUntil = 0;
+
+  constructor(readonly bucket: Bucket, limit: number, source: LimitSource) {
+    this.limitValue = limit;
+    this.source = source;
+    this.limiter = new Bottleneck({ reservoir: limit, id: `reply-inbox-${bucket}` });
+  }
+
+  get limit(): number {
+    return this.limitValue;
+  }
+  get limitSource(): LimitSource {
+    return this.source;
+  }
+  get outstanding(): number {
+    return this.outstandingCount;
+  }
+  get drained(): boolean {
+    return this.drainedUntil > 0;
+  }
+  get refillsAt(): number | null {
+    return this.drainedUntil > 0 ? this.drainedUntil : null;
+  }
+
+  private base(): number {
+    if (this.drainedUntil > 0) return 0;
+    return Math.min(this.minRemaining ?? this.limitValue, this.limitValue - this.landed);
+  }
+
+  /** Tokens we may still send in the current window without a 429, by our estimate. */
+  available(): number {
+    return this.base() - this.outstandingCount;
+  }
+
+  /** Every change goes through here: the reservoir moves by exactly the change of `available`. */
+  private apply(change: () => void): void {
+    const before = this.available();
+    change();
+    const delta = this.available() - before;
+    if (delta !== 0) void this.limiter.incrementReservoir(delta);
+  }
+
+  /** A job left the reservoir (bottleneck already took its token). */
+  take(): void {
+    this.outstandingCount++;
+  }
+
+  /** A token given back unused (cancelled, stepped back, or refused before being counted). */
+  release(): void {
+    this.apply(() => this.outstandingCount--);
+  }
+
+  /** A request settled: counted by the server in the current window or not, and what its headers said. */
+  settle(counted: boolean, seen?: { limit: number | undefined; remaining: number | undefined }): void {
+    this.apply(() => {
+      this.outstandingCount--;
+      if (counted) this.landed++;
+      if (seen) {
+        if (seen.limit !== undefined && seen.limit > 0) this.setLimitRaw(seen.limit, 'header');
+        if (seen.remaining !== undefined) this.minRemaining = Math.min(this.minRemaining ?? Number.POSITIVE_INFINITY, seen.remaining);
+      }
+    });
+  }
+
+  setLimit(limit: number, source: LimitSource): boolean {
+    if (RANK[source] < RANK[this.source] || limit === this.limitValue) {
+      if (RANK[source] >= RANK[this.source]) this.source = source;
+      return false;
+    }
+    this.apply(() => this.setLimitRaw(limit, source));
+    return true;
+  }
+
+  private setLimitRaw(limit: number, source: LimitSource): void {
+    this.limitValue = limit;
+    this.source = source;
+  }
+
+  /** A 429 rate_limited: nothing is left until the server said to come back. */
+  drain(until: number): void {
+    this.apply(() => {
+      this.drainedUntil = Math.max(this.drainedUntil, until);
+    });
+  }
+
+  /** A new server window (or the end of a drain): the counts of the old window no longer apply. */
+  refill(now: number): void {
+    this.apply(() => {
+      if (this.drainedUntil > now) return;
+      this.drainedUntil = 0;
+      this.minRemaining = null;
+      this.landed = 0;
+    });
+  }
+
+  /** Only the drain ends (its own timer); window counts stay. */
+  undrain(now: number): void {
+    if (this.drainedUntil === 0 || this.drainedUntil > now) return;
+    this.apply(() => {
+      this.drainedUntil = 0;
+      this.minRemaining = null;
+      this.landed = 0;
+    });
+  }
+
+  queued(): number {
+    return this.limiter.queued();
+  }
+
+  async stop(): Promise<void> {
+    await this.limiter.stop({ dropWaitingJobs: true });
+  }
+}

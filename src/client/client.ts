@@ -1,0 +1,362 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import { type LogLevel, createLogger } from '../log.js';
+import { type Bucket, ENDPOINT_BY_NAME, type Endpoint, type Me, errorEnvelopeSchema } from '../spec/index.js';
+import { DEFAULT_CACHE_TTLS, type CacheTtls, ResponseCache } from './cache.js';
+import {
+  ApiError,
+  CancelledError,
+  NetworkError,
+  OutcomeUnknownError,
+  type ReplyInboxError,
+  type Sent,
+  TimeoutError,
+  ValidationError,
+} from './errors.js';
+import { AbortedExchange, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
+import { Dropped, Limiter, type LimiterEvent, type LimiterState, PRIORITY_AGAIN, type RateFigures, SPEC_FIGURES, type Settlement } from './limiter.js';
+import { type PageOptions, paginate } from './paginate.js';
+import { type RateInfo, readRateInfo } from './rate-headers.js';
+import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
+import { type CallInput, type Prepared, prepare } from './validate.js';
+
+export interface ClientOptions {
+  /** The API key. It is kept private: never logged, never in an error. */
+  apiKey: string;
+  baseUrl: string;
+  /** A pino logger (stderr). Default: createLogger('reply-inbox-client', logLevel). */
+  logger?: Logger;
+  logLevel?: LogLevel;
+  timeouts?: Partial<Timeouts>;
+  userAgent?: string;
+  retry?: Partial<RetryOptions>;
+  /** Figures to assume until GET /v1/me or the rate headers say otherwise. Default: the spec's. */
+  limits?: Partial<RateFigures>;
+  /** Read rate_limits from GET /v1/me before the first call. Default true. */
+  discoverLimits?: boolean;
+  /** Refill this long after x-ratelimit-reset (clock skew). Default 50 ms. */
+  refillMarginMs?: number;
+  /** Window to assume when the server sends no x-ratelimit-reset. Default 60 s. */
+  fallbackWindowMs?: number;
+  /** Yield bottleneck's steps with setImmediate instead of setTimeout(0). Default true. */
+  fastYield?: boolean;
+  /** TTLs in ms of the cached endpoints, or false to cache nothing. */
+  cache?: Partial<CacheTtls> | false;
+  /** Limiter events (a bucket exhausted, a 429, a refill), e.g. for logging throttling. */
+  onLimiterEvent?: (e: LimiterEvent) => void;
+}
+
+export interface CallOptions extends CallInput {
+  signal?: AbortSignal;
+  /** Overall deadline for this call in ms: queue wait, attempts and backoff. */
+  deadlineMs?: number;
+  /** 'refresh' skips a cached answer and stores the new one. */
+  cache?: 'use' | 'refresh';
+}
+
+export interface CallResult<T = unknown> {
+  data: T;
+  status: number;
+  headers: Record<string, string>;
+  /** The buckets this call spends (table bucket, upstream moves, the thread meter). */
+  buckets: Bucket[];
+  attempts: number;
+  /** Present when the answer came from the client's cache: its age. */
+  cachedAgeSeconds?: number;
+  rateLimit?: RateInfo;
+}
+
+export interface BinaryResult extends CallResult<Buffer> {
+  filename: string | null;
+  contentType: string | null;
+}
+
+type Attempt = { ok: true; res: HttpResponse } | { ok: false; error: ReplyInboxError | AbortedExchange; res?: HttpResponse };
+
+const PUBLIC_HANDLE = /^[a-z]+_[a-z]+_([A-Za-z0-9]{8})_/;
+
+/** The v1 client: validation, buckets, retries, pagination and caching over undici. Knows nothing of MCP. */
+export class ReplyInboxClient {
+  readonly #apiKey: string;
+  /** The key's public handle (safe to log). */
+  readonly keyHandle: string;
+  readonly log: Logger;
+  private readonly http: Http;
+  private readonly limiter: Limiter;
+  private readonly timeouts: Timeouts;
+  private readonly retry: RetryOptions;
+  private readonly cache: ResponseCache<CallResult<unknown>>;
+  private readonly userAgent: string;
+  private limitsReady: Promise<void> | null;
+
+  constructor(o: ClientOptions) {
+    if (typeof o.apiKey !== 'string' || o.apiKey.length === 0) throw new TypeError('apiKey is required');
+    this.#apiKey = o.apiKey;
+    this.keyHandle = PUBLIC_HANDLE.exec(o.apiKey)?.[1] ?? 'unknown';
+    this.log = (o.logger ?? createLogger('reply-inbox-client', o.logLevel ?? 'warn')).child({ key: this.keyHandle });
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
+    this.retry = { ...DEFAULT_RETRY, ...o.retry };
+    this.userAgent = o.userAgent ?? 'reply-inbox-mcp-client/0.1';
+    this.http = new Http(o.baseUrl, this.timeouts);
+    const sources: Partial<Record<Bucket | 'max_concurrent', 'option'>> = {};
+    for (const k of Object.keys(o.limits ?? {}) as (Bucket | 'max_concurrent')[]) sources[k] = 'option';
+    this.limiter = new Limiter({
+      figures: { ...SPEC_FIGURES, ...o.limits },
+      sources,
+      refillMarginMs: o.refillMarginMs ?? 50,
+      fallbackWindowMs: o.fallbackWindowMs ?? 60_000,
+      fastYield: o.fastYield ?? true,
+      onEvent: (e) => {
+        this.log.debug({ limiter: e }, `limiter ${e.type}`);
+        o.onLimiterEvent?.(e);
+      },
+    });
+    this.cache = new ResponseCache(o.cache === false ? {} : { ...DEFAULT_CACHE_TTLS, ...o.cache });
+    this.limitsReady = o.discoverLimits === false ? Promise.resolve() : null;
+  }
+
+  /** Call one endpoint of the table by name. */
+  async call<T = any>(name: string, opts: CallOptions = {}): Promise<CallResult<T>> {
+    const e = ENDPOINT_BY_NAME.get(name);
+    if (!e) throw new ValidationError('invalid_request', name, `Unknown endpoint '${name}'.`, 'endpoint');
+    const prepared = prepare(e, opts);
+    const ttl = this.cache.ttlOf(e.name);
+    if (ttl > 0) {
+      const key = `${e.name} ${prepared.target}`;
+      if (opts.cache !== 'refresh') {
+        const hit = this.cache.get(key);
+        if (hit) return { ...(hit.value as CallResult<T>), cachedAgeSeconds: hit.ageSeconds };
+      }
+      // Concurrent callers share one request; each still honours its own signal.
+      const shared = this.cache.shared(key, async () => {
+        const r = await this.send(prepared, { ...opts, signal: undefined });
+        this.cache.set(key, r, ttl);
+        return r;
+      });
+      return (await raceSignal(shared, opts.signal, () => new CancelledError(e.name, 'no'))) as CallResult<T>;
+    }
+    return this.send<T>(prepared, opts);
+  }
+
+  /** download_attachment: the file's bytes and name. */
+  async download(path: { workspace: string; lead_id: string; attachment_id: string }, opts: Omit<CallOptions, 'path'> = {}): Promise<BinaryResult> {
+    const r = await this.call<Buffer>('download_attachment', { ...opts, path });
+    return r as BinaryResult;
+  }
+
+  /** GET /v1/me (cached briefly); its rate_limits steer the limiter. */
+  me(opts: Omit<CallOptions, 'path' | 'query' | 'body'> = {}): Promise<CallResult<Me>> {
+    return this.call<Me>('get_me', opts);
+  }
+
+  /** GET /v1/capabilities (cached briefly). */
+  capabilities(opts: Omit<CallOptions, 'path' | 'query' | 'body'> = {}): Promise<CallResult<Record<string, unknown>>> {
+    return this.call('get_capabilities', opts);
+  }
+
+  /** Every item of a list endpoint, page after page: `for await (const lead of client.paginate('list_leads', …))`. */
+  paginate<T = any>(name: string, input: CallInput = {}, opts: PageOptions = {}): AsyncGenerator<T, void, undefined> {
+    return paginate<T>(this, name, input, opts);
+  }
+
+  limiterState(): LimiterState {
+    return this.limiter.state();
+  }
+
+  async close(): Promise<void> {
+    await this.limiter.close();
+    await this.http.close();
+  }
+
+  /** Learn the limits from GET /v1/me once, before the first other call; failure keeps the defaults. */
+  private ensureLimits(signal: AbortSignal | undefined): Promise<void> {
+    if (!this.limitsReady) {
+      this.limitsReady = this.me({ signal }).then(
+        () => undefined,
+        (err: unknown) => {
+          this.limitsReady = null;
+          this.log.warn({ err }, 'could not read rate limits from GET /v1/me; using the current figures');
+        },
+      );
+    }
+    return this.limitsReady;
+  }
+
+  private applyMe(data: unknown): void {
+    const rl = (data as { rate_limits?: Record<string, unknown> } | null)?.rate_limits;
+    if (!rl || typeof rl !== 'object') return;
+    const num = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined);
+    this.limiter.setFigures(
+      {
+        read: num(rl.read_per_minute),
+        write: num(rl.write_per_minute),
+        upstream: num(rl.upstream_per_minute),
+        thread: num(rl.thread_per_minute),
+        max_concurrent: num(rl.max_concurrent),
+      } as Partial<RateFigures>,
+      'me',
+    );
+  }
+
+  /** Attempts under one deadline, each a fresh limiter job (never a bottleneck retry). */
+  private async send<T>(p: Prepared, opts: CallOptions): Promise<CallResult<T>> {
+    const e = p.endpoint;
+    const caller = opts.signal;
+    if (caller?.aborted) throw new CancelledError(e.name, 'no');
+    if (e.name !== 'get_me') await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
+    const deadlineMs = opts.deadlineMs ?? this.timeouts.deadlineMs;
+    const deadlineAt = Date.now() + deadlineMs;
+    const deadline = new AbortController();
+    // A referenced timer: a call waiting for a refill keeps the process alive until its deadline.
+    const timer = setTimeout(() => deadline.abort(), deadlineMs);
+    const signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
+    const aborted = (sent: Sent, waitingFor?: string): ReplyInboxError => {
+      if (caller?.aborted) return new CancelledError(e.name, sent);
+      const err = new TimeoutError(e.name, `${e.name} did not finish within its ${deadlineMs} ms deadline${waitingFor ? ` (still waiting for the ${waitingFor} bucket)` : ''}.`, 'deadline', sent, waitingFor);
+      return sent === 'maybe' && e.write ? this.unknownOutcome(p, opts, err) : err;
+    };
+    try {
+      for (let attempt = 1; ; attempt++) {
+        let result: Attempt;
+        try {
+          result = await this.limiter.run(p.buckets, signal, () => this.exchange(p, signal), attempt > 1 ? PRIORITY_AGAIN : undefined);
+        } catch (err) {
+          if (err instanceof Dropped) throw aborted('no', this.waitingFor(p.buckets));
+          throw err;
+        }
+        if (result.ok) return this.shape<T>(p, result.res, attempt);
+        const failure = result.error instanceof AbortedExchange ? aborted(result.error.sent) : result.error;
+        if (failure instanceof ApiError) Object.assign(failure, { attempts: attempt });
+        const d = decide(e, failure, attempt, this.retry);
+        const wait = d.retry ? Math.max(d.delayMs, this.refillWait(failure)) : 0;
+        if (!d.retry || failure instanceof CancelledError || (failure instanceof TimeoutError && failure.phase === 'deadline') || Date.now() + wait >= deadlineAt) {
+          throw this.final(p, opts, failure);
+        }
+        this.log.warn({ endpoint: e.name, attempt, code: failure.code, waitMs: wait }, 'retrying');
+        if (d.delayMs > 0) {
+          try {
+            await sleep(d.delayMs, undefined, { signal });
+          } catch {
+            throw aborted('no');
+          }
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** After a 429 rate_limited, the retry waits in the queue until retry-after: count that against the deadline. */
+  private refillWait(err: ReplyInboxError): number {
+    return err instanceof ApiError && err.code === 'rate_limited' && err.retry_after !== undefined ? err.retry_after * 1000 : 0;
+  }
+
+  private waitingFor(buckets: readonly Bucket[]): string | undefined {
+    const s = this.limiter.state();
+    const empty = s.buckets.find((b) => buckets.includes(b.bucket) && b.available <= 0);
+    return empty?.bucket;
+  }
+
+  /** A write that may have been applied is reported as such, never resent. */
+  private final(p: Prepared, opts: CallOptions, err: ReplyInboxError): ReplyInboxError {
+    if (p.endpoint.write && (err instanceof NetworkError || err instanceof TimeoutError) && err.sent === 'maybe') {
+      return this.unknownOutcome(p, opts, err);
+    }
+    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) this.cache.forget('get_me ');
+    return err;
+  }
+
+  private unknownOutcome(p: Prepared, opts: CallOptions, err: ReplyInboxError): OutcomeUnknownError {
+    return new OutcomeUnknownError(p.endpoint.name, checkHint(p.endpoint, opts.path ?? {}, opts.body), p.endpoint.idempotent, err);
+  }
+
+  /** One request; never throws: the limiter needs the settlement whatever happened. */
+  private async exchange(p: Prepared, signal: AbortSignal): Promise<{ value: Attempt; settlement: Settlement }> {
+    const e = p.endpoint;
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.#apiKey}`,
+      accept: e.returns === 'binary' ? 'application/octet-stream, application/json' : 'application/json',
+      'user-agent': this.userAgent,
+    };
+    if (p.body !== undefined) headers['content-type'] = 'application/json';
+    const started = Date.now();
+    try {
+      const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal });
+      const info = readRateInfo(res.headers);
+      const error = res.status >= 400 ? this.apiError(e, res, info) : undefined;
+      this.log.debug(
+        { endpoint: e.name, status: res.status, ms: Date.now() - started, bucket: info.bucket, remaining: info.remaining, code: error?.code },
+        'request',
+      );
+      const settlement: Settlement = { kind: 'response', status: res.status, code: error?.code, info };
+      return { value: error ? { ok: false, error, res } : { ok: true, res }, settlement };
+    } catch (err) {
+      const failure = err instanceof AbortedExchange || err instanceof NetworkError || err instanceof TimeoutError ? err : new NetworkError(e.name, 'The request failed.', 'maybe', undefined, err);
+      this.log.debug({ endpoint: e.name, ms: Date.now() - started, failure: failure instanceof AbortedExchange ? 'aborted' : failure.code }, 'request failed');
+      return { value: { ok: false, error: failure }, settlement: failure.sent === 'no' ? { kind: 'not_sent' } : { kind: 'lost' } };
+    }
+  }
+
+  private apiError(e: Endpoint, res: HttpResponse, info: RateInfo): ApiError {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(res.body.toString('utf8'));
+    } catch {
+      parsed = undefined;
+    }
+    const env = errorEnvelopeSchema.safeParse(parsed);
+    if (env.success) {
+      const x = env.data.error;
+      return new ApiError({
+        status: res.status,
+        code: x.code,
+        message: x.message,
+        endpoint: e.name,
+        param: x.param,
+        required_scope: x.required_scope,
+        retry_after: x.retry_after ?? info.retryAfter,
+      });
+    }
+    const code = res.status === 429 ? 'rate_limited' : res.status === 502 ? 'upstream_error' : res.status >= 500 ? 'internal_error' : `http_${res.status}`;
+    return new ApiError({ status: res.status, code, message: `${e.name} answered HTTP ${res.status} without an error body.`, endpoint: e.name, retry_after: info.retryAfter });
+  }
+
+  private shape<T>(p: Prepared, res: HttpResponse, attempts: number): CallResult<T> {
+    const e = p.endpoint;
+    const base = { status: res.status, headers: res.headers, buckets: p.buckets, attempts, rateLimit: readRateInfo(res.headers) };
+    if (e.returns === 'binary' && !(res.headers['content-type'] ?? '').includes('application/json')) {
+      const disposition = res.headers['content-disposition'] ?? '';
+      const name = /filename="([^"]*)"/.exec(disposition)?.[1] ?? null;
+      const out: BinaryResult = { ...base, data: res.body, filename: name, contentType: res.headers['content-type'] ?? null };
+      return out as unknown as CallResult<T>;
+    }
+    let data: unknown;
+    try {
+      data = res.body.length ? JSON.parse(res.body.toString('utf8')) : null;
+    } catch {
+      throw new ApiError({ status: res.status, code: 'invalid_response', message: `${e.name} answered with a body that is not JSON.`, endpoint: e.name, attempts });
+    }
+    if (e.name === 'get_me') this.applyMe(data);
+    return { ...base, data: data as T };
+  }
+}
+
+/** Settle with the promise, or reject at once when the signal fires. */
+function raceSignal<T>(p: Promise<T>, signal: AbortSignal | undefined, onAbort: () => Error): Promise<T> {
+  if (!signal) return p;
+  if (signal.aborted) return Promise.reject(onAbort());
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(onAbort());
+    signal.addEventListener('abort', abort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', abort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(err);
+      },
+    );
+  });
+}

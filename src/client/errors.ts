@@ -1,0 +1,153 @@
+import { redactSecrets } from '../log.js';
+
+/**
+ * Every failure the client reports is a ReplyInboxError with a stable `code`: callers
+ * branch on `code` (and `kind`), never on `message`. Messages pass through redactSecrets,
+ * so a key can never travel inside an error.
+ */
+export type ErrorKind = 'api' | 'validation' | 'network' | 'timeout' | 'outcome_unknown' | 'cancelled';
+
+export abstract class ReplyInboxError extends Error {
+  abstract readonly kind: ErrorKind;
+  /** The API's error code, or the client's own: network_error, timeout, outcome_unknown, cancelled. */
+  readonly code: string;
+  /** The endpoint name from the endpoint table (e.g. list_leads). */
+  readonly endpoint: string;
+
+  constructor(code: string, endpoint: string, message: string, options?: { cause?: unknown }) {
+    super(redactSecrets(message), options?.cause === undefined ? undefined : { cause: sanitizeCause(options.cause) });
+    this.name = new.target.name;
+    this.code = code;
+    this.endpoint = endpoint;
+  }
+
+  /** A plain object for logs and tool results (no stack, no cause). */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { kind: this.kind, code: this.code, endpoint: this.endpoint, message: this.message };
+    for (const [k, v] of Object.entries(this)) if (v !== undefined && !(k in out) && k !== 'cause' && k !== 'name') out[k] = v;
+    return out;
+  }
+}
+
+/** A foreign error is kept only as name/code/message text, redacted, so no secret can hide in it. */
+function sanitizeCause(cause: unknown): unknown {
+  if (cause instanceof ReplyInboxError) return cause;
+  if (cause instanceof Error) {
+    const copy = new Error(redactSecrets(cause.message));
+    copy.name = cause.name;
+    const code = (cause as { code?: unknown }).code;
+    if (code !== undefined) (copy as Error & { code?: unknown }).code = code;
+    copy.stack = redactSecrets(cause.stack ?? '');
+    return copy;
+  }
+  return redactSecrets(String(cause));
+}
+
+/** The API answered with an error envelope (or a non-JSON error status). */
+export class ApiError extends ReplyInboxError {
+  readonly kind = 'api' as const;
+  readonly status: number;
+  readonly param: string | undefined;
+  readonly required_scope: string | undefined;
+  /** Seconds, from the body or the retry-after header. */
+  readonly retry_after: number | undefined;
+  /** The attempts spent before giving up (retries included). */
+  readonly attempts: number;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    endpoint: string;
+    param?: string | undefined;
+    required_scope?: string | undefined;
+    retry_after?: number | undefined;
+    attempts?: number;
+  }) {
+    super(init.code, init.endpoint, init.message);
+    this.status = init.status;
+    this.param = init.param;
+    this.required_scope = init.required_scope;
+    this.retry_after = init.retry_after;
+    this.attempts = init.attempts ?? 1;
+  }
+}
+
+/** Refused by the client before anything was sent; `code` is the one the API would answer. */
+export class ValidationError extends ReplyInboxError {
+  readonly kind = 'validation' as const;
+  readonly param: string | undefined;
+  constructor(code: 'invalid_request' | 'invalid_id' | 'unsupported_filter' | 'unsupported_sort', endpoint: string, message: string, param?: string) {
+    super(code, endpoint, message);
+    this.param = param;
+  }
+}
+
+/** Whether the request reached the service: a connect failure is 'no', a reset mid-exchange 'maybe'. */
+export type Sent = 'no' | 'maybe';
+
+/** The connection failed (refused, reset, DNS…). */
+export class NetworkError extends ReplyInboxError {
+  readonly kind = 'network' as const;
+  readonly sent: Sent;
+  /** The low-level code, e.g. ECONNRESET or UND_ERR_SOCKET. */
+  readonly cause_code: string | undefined;
+  constructor(endpoint: string, message: string, sent: Sent, causeCode: string | undefined, cause?: unknown) {
+    super('network_error', endpoint, message, { cause });
+    this.sent = sent;
+    this.cause_code = causeCode;
+  }
+}
+
+export type TimeoutPhase = 'connect' | 'headers' | 'body' | 'deadline';
+
+/** A timeout: one attempt's connect/headers/body timeout, or the caller's overall deadline. */
+export class TimeoutError extends ReplyInboxError {
+  readonly kind = 'timeout' as const;
+  readonly phase: TimeoutPhase;
+  readonly sent: Sent;
+  /** The bucket the call was still waiting for when the deadline passed, if it never left the queue. */
+  readonly waiting_for: string | undefined;
+  constructor(endpoint: string, message: string, phase: TimeoutPhase, sent: Sent, waitingFor?: string, cause?: unknown) {
+    super('timeout', endpoint, message, { cause });
+    this.phase = phase;
+    this.sent = sent;
+    this.waiting_for = waitingFor;
+  }
+}
+
+/**
+ * A write may or may not have been applied (timeout or reset after sending). It is never
+ * resent by the client; `check` says how to find out, `safe_to_repeat` whether repeating
+ * it is harmless (idempotent writes).
+ */
+export class OutcomeUnknownError extends ReplyInboxError {
+  readonly kind = 'outcome_unknown' as const;
+  readonly check: string;
+  readonly safe_to_repeat: boolean;
+  constructor(endpoint: string, check: string, safeToRepeat: boolean, cause: ReplyInboxError) {
+    super(
+      'outcome_unknown',
+      endpoint,
+      `The outcome of ${endpoint} is unknown: the request may have been applied before the ${cause.code === 'timeout' ? 'timeout' : 'connection failed'}. ` +
+        (safeToRepeat ? `Repeating it is harmless. ${check}` : `It was not resent, to avoid a duplicate. ${check}`),
+      { cause },
+    );
+    this.check = check;
+    this.safe_to_repeat = safeToRepeat;
+  }
+}
+
+/** The caller's AbortSignal fired. `sent` says whether the request may have reached the service. */
+export class CancelledError extends ReplyInboxError {
+  readonly kind = 'cancelled' as const;
+  readonly sent: Sent;
+  constructor(endpoint: string, sent: Sent) {
+    super('cancelled', endpoint, sent === 'no' ? `${endpoint} was cancelled before it was sent.` : `${endpoint} was cancelled while in flight.`);
+    this.sent = sent;
+  }
+}
+
+export function isReplyInboxError(e: unknown): e is ReplyInboxError {
+  return e instanceof ReplyInboxError;
+}

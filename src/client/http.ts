@@ -1,0 +1,95 @@
+import { Agent, request } from 'undici';
+import { NetworkError, type Sent, TimeoutError } from './errors.js';
+
+export interface Timeouts {
+  /** TCP/TLS connect. */
+  connectMs: number;
+  /** From sending to the response headers. */
+  headersMs: number;
+  /** Between two chunks of the response body. */
+  bodyMs: number;
+  /** The whole call: queue wait, every attempt and every backoff. A caller's deadlineMs overrides it. */
+  deadlineMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 20_000, bodyMs: 30_000, deadlineMs: 60_000 };
+
+export interface HttpRequest {
+  endpoint: string;
+  method: string;
+  /** Path and query, e.g. /v1/workspaces/acme/leads?limit=50. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** Thrown when the call's signal fired during the exchange; the client decides whether it was the caller or the deadline. */
+export class AbortedExchange extends Error {
+  constructor(readonly sent: Sent) {
+    super('aborted');
+  }
+}
+
+/** Codes that mean the connection was never made, so nothing reached the service. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/** One keep-alive connection pool over undici, with explicit connect/headers/body timeouts. */
+export class Http {
+  private readonly agent: Agent;
+  private readonly origin: string;
+
+  constructor(baseUrl: string, private readonly timeouts: Timeouts) {
+    this.origin = new URL(baseUrl).origin;
+    this.agent = new Agent({
+      connect: { timeout: timeouts.connectMs },
+      headersTimeout: timeouts.headersMs,
+      bodyTimeout: timeouts.bodyMs,
+      keepAliveTimeout: 4_000,
+      keepAliveMaxTimeout: 60_000,
+    });
+  }
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    if (req.signal.aborted) throw new AbortedExchange('no');
+    try {
+      const res = await request(this.origin + req.path, {
+        dispatcher: this.agent,
+        method: req.method as 'GET',
+        headers: req.headers,
+        body: req.body,
+        signal: req.signal,
+        headersTimeout: this.timeouts.headersMs,
+        bodyTimeout: this.timeouts.bodyMs,
+      });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      return { status: res.statusCode, headers, body };
+    } catch (err) {
+      throw classify(req, err);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+function classify(req: HttpRequest, err: unknown): Error {
+  if (req.signal.aborted) return new AbortedExchange('maybe');
+  const code = (err as { code?: unknown }).code;
+  const c = typeof code === 'string' ? code : undefined;
+  const what = `${req.method} ${req.path.split('?')[0]}`;
+  if (c === 'UND_ERR_CONNECT_TIMEOUT') return new TimeoutError(req.endpoint, `Connecting for ${what} timed out.`, 'connect', 'no', undefined, err);
+  if (c === 'UND_ERR_HEADERS_TIMEOUT') return new TimeoutError(req.endpoint, `No response headers for ${what} in time.`, 'headers', 'maybe', undefined, err);
+  if (c === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(req.endpoint, `The response body of ${what} stalled.`, 'body', 'maybe', undefined, err);
+  const sent: Sent = c !== undefined && NOT_SENT.has(c) ? 'no' : 'maybe';
+  return new NetworkError(req.endpoint, `${what} failed on the connection (${c ?? 'unknown error'}).`, sent, c, err);
+}

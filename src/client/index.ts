@@ -1,0 +1,21 @@
+/** reply-inbox-mcp/client: the Reply Inbox API v1 client, usable without MCP. */
+export { ReplyInboxClient, type BinaryResult, type CallOptions, type CallResult, type ClientOptions } from './client.js';
+export {
+  ApiError,
+  CancelledError,
+  type ErrorKind,
+  NetworkError,
+  OutcomeUnknownError,
+  ReplyInboxError,
+  type Sent,
+  TimeoutError,
+  type TimeoutPhase,
+  ValidationError,
+  isReplyInboxError,
+} from './errors.js';
+export { DEFAULT_TIMEOUTS, type Timeouts } from './http.js';
+export { type BucketState, type LimiterEvent, type LimiterState, type RateFigures, SPEC_FIGURES } from './limiter.js';
+export { type PageOptions, type PageProgress } from './paginate.js';
+export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
+export { DEFAULT_CACHE_TTLS, type CacheTtls } from './cache.js';
+export { type CallInput, prepare } from './validate.js';
