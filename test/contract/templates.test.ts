@@ -259,3 +259,249 @@ describe('asset: a private asset is returned only to its creator', () => {
     expect(shared(ada)).toEqual(shared(ben));
   });
 });
+
+// ---------------------------------------------------------------- render
+
+function acmeLead(pred: (l: any) => boolean) {
+  const lead = [...api.sandbox.store.leads.inGroup('acme')].find(pred);
+  if (!lead) throw new Error('no such seeded lead');
+  return lead;
+}
+const fullLead = () => acmeLead((l) => l.first_name && l.last_name && l.company_name && l.title && !/[<>&"']/.test(`${l.first_name}${l.company_name}`));
+const namelessLead = () => acmeLead((l) => l.first_name === null && l.last_name === null);
+
+async function render(template: any, body: Record<string, unknown>, key: 'admin' | 'rep' | 'readonly' = 'admin') {
+  return api.call('POST', `${ACME}/templates/${template.id}/render`, { key, body });
+}
+
+/** Fill a raw text the way the spec describes, independently of the sandbox. */
+function fill(text: string, values: Record<string, string | null>): string {
+  return text.replace(/\{\{\s*([A-Za-z0-9_.]+)\s*\}\}/g, (lit, name) => values[name] ?? lit);
+}
+
+/** cal_link as the sandbox documents it: the first active public event type's URL, else the fixed booking page. */
+function expectedCalLink(): string {
+  const types = [...api.sandbox.store.eventTypes.inGroup('acme')]
+    .filter((e) => e.active && e.public && e.public_url)
+    .sort((a, b) => a.order_index - b.order_index || (a.id < b.id ? -1 : 1));
+  return types[0]?.public_url ?? 'https://book.replyinbox.example/acme';
+}
+
+describe('render: known tokens resolve from the lead, the key owner and the workspace', () => {
+  it('a template of lead, owner and workspace tokens renders completely and is ready to send', async () => {
+    const t = await templateNamed('Interested: book a call');
+    const lead = fullLead();
+    const r = await render(t, { lead_id: lead.id });
+    expect(r.status).toBe(200);
+    expect(Object.keys(r.body).sort()).toEqual(['body', 'is_html', 'lead_id', 'object', 'ready_to_send', 'resolved', 'subject', 'template_id', 'unresolved']);
+    const values = { first_name: lead.first_name, company_name: lead.company_name, sender_company: 'Acme Outbound', sender_first_name: 'Ada', cal_link: expectedCalLink() };
+    expect(r.body).toEqual({
+      object: 'rendered_template', template_id: t.id, lead_id: lead.id, is_html: false,
+      subject: fill(t.subject, values), body: fill(t.body, values),
+      resolved: t.variables, unresolved: [], ready_to_send: true,
+    });
+  });
+  it("sender tokens are the key owner's: Ben's key signs as Ben", async () => {
+    const t = await templateNamed('Send the one-pager');
+    const r = await render(t, { lead_id: fullLead().id }, 'rep');
+    expect(r.body.body).toContain('Ben Rep\nben@acme.example');
+  });
+  it('needs only templates:read: the read-only key renders', async () => {
+    const t = await templateNamed('Generic follow-up');
+    const r = await render(t, { lead_id: fullLead().id }, 'readonly');
+    expect(r.status).toBe(200);
+  });
+});
+
+describe('render: the retired tokens cal_link, one_pager and quarter still resolve', () => {
+  it('one_pager is a doc asset URL and quarter is the current quarter', async () => {
+    const t = await templateNamed('Send the one-pager');
+    const lead = fullLead();
+    const docs = await readAll(api, `${ACME}/assets`, { query: { kind: 'doc', order: 'asc' } });
+    const now = new Date();
+    const quarter = `Q${Math.floor(now.getUTCMonth() / 3) + 1} ${now.getUTCFullYear()}`;
+    const r = await render(t, { lead_id: lead.id });
+    expect(r.body.body).toBe(fill(t.body, {
+      first_name: lead.first_name, company_name: lead.company_name, one_pager: docs[0].url, quarter,
+      sender_name: 'Ada Admin', sender_email: 'ada@acme.example',
+    }));
+    expect(r.body.resolved).toEqual(expect.arrayContaining(['one_pager', 'quarter']));
+    expect(r.body.ready_to_send).toBe(true);
+  });
+  it('cal_link resolves to a booking URL', async () => {
+    const t = await templateNamed('Reschedule request');
+    const r = await render(t, { lead_id: fullLead().id });
+    expect(r.body.body).toContain(expectedCalLink());
+    expect(r.body.resolved).toContain('cal_link');
+  });
+});
+
+describe('render: unknown tokens stay literal and appear in unresolved; ready_to_send is false whenever unresolved is non-empty', () => {
+  it('{{competitor_name}} and {{favorite_feature}} are left as written', async () => {
+    const t = await templateNamed('Already using a competitor');
+    const lead = fullLead();
+    const r = await render(t, { lead_id: lead.id });
+    expect(r.body.subject).toBe('Re: {{competitor_name}}');
+    expect(r.body.body).toContain('switched from {{competitor_name}} once they saw {{favorite_feature}}.');
+    expect(r.body.body).toContain(`Hi ${lead.first_name},`);
+    expect(r.body.unresolved).toEqual(['competitor_name', 'favorite_feature']);
+    expect(r.body.resolved).toEqual(['first_name', 'sender_first_name']);
+    expect(r.body.ready_to_send).toBe(false);
+  });
+});
+
+describe('render: empty values stay literal and appear in unresolved', () => {
+  it('a lead with no name keeps {{first_name}} {{last_name}}', async () => {
+    const t = await templateNamed('Generic follow-up');
+    const lead = namelessLead();
+    const r = await render(t, { lead_id: lead.id });
+    expect(r.body.body).toContain('Hi {{first_name}} {{last_name}},');
+    expect(r.body.body).toContain(lead.email);
+    expect(r.body.unresolved).toEqual(['first_name', 'last_name']);
+    expect(r.body.resolved).toEqual(['email', 'sender_first_name']);
+    expect(r.body.ready_to_send).toBe(false);
+  });
+  it('an empty or blank override is an empty value too', async () => {
+    const t = await templateNamed('Generic follow-up');
+    for (const blank of ['', '   ']) {
+      const r = await render(t, { lead_id: fullLead().id, overrides: { first_name: blank } });
+      expect(r.body.body).toContain('Hi {{first_name}} ');
+      expect(r.body.unresolved).toEqual(['first_name']);
+      expect(r.body.ready_to_send).toBe(false);
+    }
+  });
+});
+
+describe('render: AI slots are filled by the caller through overrides', () => {
+  it('without overrides the AI variables stay unresolved', async () => {
+    const t = await templateNamed('AI opener with research');
+    const r = await render(t, { lead_id: fullLead().id });
+    expect(r.body.body.startsWith('{{ai_opener}}')).toBe(true);
+    expect(r.body.unresolved).toEqual(['ai_opener', 'pain_point']);
+    expect(r.body.ready_to_send).toBe(false);
+  });
+  it('with overrides for each AI variable the render is complete', async () => {
+    const t = await templateNamed('AI opener with research');
+    const lead = fullLead();
+    const r = await render(t, { lead_id: lead.id, overrides: { ai_opener: 'Loved your post on month-end close.', pain_point: 'late reconciliations' } });
+    expect(r.body.body).toBe(fill(t.body, {
+      ai_opener: 'Loved your post on month-end close.', pain_point: 'late reconciliations',
+      first_name: lead.first_name, title: lead.title, sender_first_name: 'Ada',
+    }));
+    expect(r.body.resolved).toEqual(expect.arrayContaining(['ai_opener', 'pain_point']));
+    expect(r.body.unresolved).toEqual([]);
+    expect(r.body.ready_to_send).toBe(true);
+  });
+});
+
+describe('render: overrides may replace any token', () => {
+  it('a lead token and a sender token are replaced; an override of a name not in the template changes nothing', async () => {
+    const t = await templateNamed('Interested: book a call');
+    const lead = fullLead();
+    const r = await render(t, { lead_id: lead.id, overrides: { first_name: 'Sam', sender_first_name: 'A. Admin', not_in_template: 'x' } });
+    expect(r.body.body).toContain('Hi Sam,');
+    expect(r.body.body.endsWith('Best,\nA. Admin')).toBe(true);
+    expect(r.body.resolved).not.toContain('not_in_template');
+    expect(r.body.unresolved).toEqual([]);
+  });
+  it('overrides that are not strings are 400 invalid_request naming the entry', async () => {
+    const t = await templateNamed('Interested: book a call');
+    const r = await render(t, { lead_id: fullLead().id, overrides: { first_name: 7 } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_request', param: 'overrides.first_name' });
+  });
+});
+
+describe('render: resolve_ai_variables=true is refused with code unprocessable (HTTP 422 per the catalog)', () => {
+  it('true is 422 unprocessable naming resolve_ai_variables', async () => {
+    const t = await templateNamed('AI opener with research');
+    const r = await render(t, { lead_id: fullLead().id, resolve_ai_variables: true });
+    expect(r.status).toBe(422);
+    expect(r.body.error).toMatchObject({ code: 'unprocessable', param: 'resolve_ai_variables' });
+  });
+  it('false is accepted', async () => {
+    const t = await templateNamed('AI opener with research');
+    const r = await render(t, { lead_id: fullLead().id, resolve_ai_variables: false });
+    expect(r.status).toBe(200);
+  });
+});
+
+describe('render: is_html is carried from the template', () => {
+  it('an HTML template renders with is_html true; filled values are escaped in the HTML body, not in the subject', async () => {
+    const t = await templateNamed('HTML meeting confirmation');
+    expect(t.is_html).toBe(true);
+    const r = await render(t, { lead_id: fullLead().id, overrides: { first_name: '<b>Sam</b>', company_name: 'Smith & Jones' } });
+    expect(r.body.is_html).toBe(true);
+    expect(r.body.body).toContain('<p>Hi &lt;b&gt;Sam&lt;/b&gt;,</p>');
+    expect(r.body.subject).toBe('Confirmed: Smith & Jones x Acme Outbound');
+  });
+  it('a plain-text template renders with is_html false', async () => {
+    const r = await render(await templateNamed('Generic follow-up'), { lead_id: fullLead().id });
+    expect(r.body.is_html).toBe(false);
+  });
+});
+
+describe('render: the lead must exist in the workspace (404 not_found, param lead_id)', () => {
+  it('an unknown lead and a lead of another workspace are 404 naming lead_id', async () => {
+    const t = await templateNamed('Generic follow-up');
+    const globexLead = [...api.sandbox.store.leads.inGroup('globex')][0]!;
+    for (const lead_id of ['lead_doesnotexist', globexLead.id]) {
+      const r = await render(t, { lead_id });
+      expect(r.status).toBe(404);
+      expect(r.body.error).toMatchObject({ code: 'not_found', param: 'lead_id' });
+    }
+  });
+  it('a lead_id of another kind is 400 invalid_id; a missing lead_id or an unknown field is 400 invalid_request', async () => {
+    const t = await templateNamed('Generic follow-up');
+    const a = await render(t, { lead_id: 'usr_ada' });
+    expect(a.status).toBe(400);
+    expect(a.body.error).toMatchObject({ code: 'invalid_id', param: 'lead_id' });
+    const b = await render(t, {});
+    expect(b.status).toBe(400);
+    expect(b.body.error).toMatchObject({ code: 'invalid_request', param: 'lead_id' });
+    const c = await render(t, { lead_id: fullLead().id, send: true });
+    expect(c.status).toBe(400);
+    expect(c.body.error).toMatchObject({ code: 'invalid_request', param: 'send' });
+  });
+});
+
+describe('render: a template of another workspace is 404 unless it is global', () => {
+  it("globex's workspace template is 404 from acme; its global template renders with acme's lead and acme as sender", async () => {
+    const globex = await templates(GLOBEX, 'globex');
+    const own = globex.find((t) => t.scope === 'workspace')!;
+    const lead = fullLead();
+    const r = await render(own, { lead_id: lead.id });
+    expect(r.status).toBe(404);
+    expect(r.body.error).toMatchObject({ code: 'not_found', param: 'template_id' });
+    const shared = globex.find((t) => t.scope === 'global')!;
+    const ok = await render(shared, { lead_id: lead.id });
+    expect(ok.status).toBe(200);
+    expect(ok.body.subject).toBe('Hello from Acme Outbound');
+    expect(ok.body.body).toContain(`Is ${lead.company_name} the right team`);
+  });
+  it("another person's private template is 404", async () => {
+    const bens = (await templates(ACME, 'rep')).find((t) => t.visibility === 'private')!;
+    const r = await render(bens, { lead_id: fullLead().id });
+    expect(r.status).toBe(404);
+    expect(r.body.error).toMatchObject({ code: 'not_found', param: 'template_id' });
+  });
+});
+
+describe('render: a computation; the service never sends email and render writes nothing', () => {
+  it('the store is unchanged by renders and the answer has no effects', async () => {
+    const s = api.sandbox.store;
+    const lead = fullLead();
+    const snapshot = () => JSON.stringify({
+      sizes: [s.leads.size, s.replies.size, s.tasks.size, s.notes.size, s.meetings.size, s.templates.size, s.assets.size],
+      lead: JSON.stringify(lead, (_k, v) => (v instanceof Map ? [...v] : v instanceof Set ? [...v] : v)),
+      template: JSON.stringify([...s.templates.inGroup('acme')]),
+    });
+    const before = snapshot();
+    for (const name of ['Interested: book a call', 'AI opener with research', 'HTML meeting confirmation']) {
+      const r = await render(await templateNamed(name), { lead_id: lead.id, overrides: { ai_opener: 'x' } });
+      expect(r.status).toBe(200);
+      expect(r.body).not.toHaveProperty('effects');
+    }
+    expect(snapshot()).toBe(before);
+  });
+});
