@@ -77,7 +77,9 @@ export function freeSlots(et: EventTypeRec, from: number, to: number): { object:
   const dur = et.duration_minutes * 60_000;
   const before = et.buffer_before_minutes * 60_000;
   const after = et.buffer_after_minutes * 60_000;
-  const busy = et.busy.map((b) => [Date.parse(b.start), Date.parse(b.end)] as const);
+  const busy = et.busy
+    .map((b) => [Date.parse(b.start), Date.parse(b.end)] as const)
+    .filter(([bs, be]) => be > from - before && bs < to + after);
   const out: { object: 'slot'; start: string; end: string }[] = [];
   const firstDay = Date.UTC(new Date(from).getUTCFullYear(), new Date(from).getUTCMonth(), new Date(from).getUTCDate()) - 86_400_000;
   for (let d = firstDay; d < to + 86_400_000; d += 86_400_000) {
