@@ -1,3 +1,69 @@
-import type { Handlers } from '../context.js';
+import { LIMITS } from '../../spec/index.js';
+import type { Ctx, Handlers } from '../context.js';
+import { notFound } from '../errors.js';
+import { compareKeys } from '../paging.js';
+import { Rng } from '../rng.js';
+import type { Store } from '../store/store.js';
+import type { MessageRec } from '../store/types.js';
+import { messageView } from '../views/lead.js';
+import { leadOf } from './leads.js';
 
-export const conversationsHandlers: Handlers = {};
+const MAX_AGE_SECONDS = 600;
+
+/** When each lead's conversation was last fetched "upstream", per sandbox (the spec's 10-minute cache). */
+const fetchedAt = new WeakMap<Store, Map<string, number>>();
+
+/** Age of the cached conversation: seeded 0..600 s on first read, 0 after refresh or expiry. */
+function cacheAge(ctx: Ctx, leadId: string, refresh: boolean): number {
+  let byLead = fetchedAt.get(ctx.store);
+  if (!byLead) fetchedAt.set(ctx.store, (byLead = new Map()));
+  const now = ctx.now().getTime();
+  let at = byLead.get(leadId);
+  if (at === undefined && !refresh) at = now - Rng.derive(ctx.store.seed, `cache:${leadId}`).int(0, MAX_AGE_SECONDS) * 1000;
+  if (refresh || at === undefined || now - at > MAX_AGE_SECONDS * 1000) at = now;
+  byLead.set(leadId, at);
+  return Math.floor((now - at) / 1000);
+}
+
+/** The messages of at most 12 sibling threads, those with the newest activity. */
+function assemble(messages: readonly MessageRec[]): { messages: MessageRec[]; capped: boolean } {
+  const newest = new Map<number, string>();
+  for (const m of messages) {
+    const t = newest.get(m.thread_index);
+    if (m.sent_at && (t === undefined || m.sent_at > t)) newest.set(m.thread_index, m.sent_at);
+    else if (t === undefined) newest.set(m.thread_index, '');
+  }
+  if (newest.size <= LIMITS.sibling_threads_max) return { messages: [...messages], capped: false };
+  const keep = new Set(
+    [...newest.entries()].sort((a, b) => (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : b[0] - a[0])).slice(0, LIMITS.sibling_threads_max).map(([t]) => t),
+  );
+  return { messages: messages.filter((m) => keep.has(m.thread_index)), capped: true };
+}
+
+export const conversationsHandlers: Handlers = {
+  get_conversation(ctx) {
+    const lead = leadOf(ctx);
+    const q = ctx.query as { limit?: number; order?: 'asc' | 'desc'; refresh?: boolean };
+    const { messages, capped } = assemble(ctx.store.conversation(lead));
+    const sorted = messages.sort((a, b) => compareKeys([a.sent_at, a.id], [b.sent_at, b.id]));
+    if ((q.order ?? 'desc') === 'desc') sorted.reverse();
+    const limit = Math.min(q.limit ?? LIMITS.page_default, LIMITS.messages_max);
+    const data = sorted.slice(0, limit).map(messageView);
+    return {
+      body: {
+        object: 'list', data, has_more: false, next_cursor: null,
+        meta: { truncated: sorted.length > data.length, sibling_cap_reached: capped, cache_age_seconds: cacheAge(ctx, lead.id, q.refresh === true) },
+      },
+    };
+  },
+
+  download_attachment(ctx) {
+    const lead = leadOf(ctx);
+    const id = ctx.path.attachment_id;
+    for (const m of ctx.store.conversation(lead)) {
+      const a = m.attachments.find((x) => x.id === id);
+      if (a) return { binary: Buffer.from(a.content, 'utf8'), filename: a.filename };
+    }
+    return notFound('attachment on this lead', 'attachment_id');
+  },
+};
