@@ -1,4 +1,5 @@
 import { redactSecrets } from '../log.js';
+import type { WireCode } from '../spec/index.js';
 
 /**
  * Every failure the client reports is a ReplyInboxError with a stable `code`: callers
@@ -77,7 +78,7 @@ export class ApiError extends ReplyInboxError {
 export class ValidationError extends ReplyInboxError {
   readonly kind = 'validation' as const;
   readonly param: string | undefined;
-  constructor(code: 'invalid_request' | 'invalid_id' | 'unsupported_filter' | 'unsupported_sort', endpoint: string, message: string, param?: string) {
+  constructor(code: WireCode, endpoint: string, message: string, param?: string) {
     super(code, endpoint, message);
     this.param = param;
   }

@@ -4,6 +4,7 @@ import {
   type Endpoint,
   LIMITS,
   type Param,
+  type WireCode,
   TASK_REFUSED_FIELDS,
   bucketsFor,
   idShape,
@@ -103,7 +104,7 @@ function checkQuery(e: Endpoint, given: Readonly<Record<string, unknown>>) {
 }
 
 /** The code the service would give this value: what its own parser says, else invalid_request. */
-function codeOf(param: Param<any>, value: unknown): ValidationError['code'] & ('invalid_request' | 'invalid_id' | 'unsupported_filter' | 'unsupported_sort') {
+function codeOf(param: Param<any>, value: unknown): WireCode {
   try {
     const r = param.fromWire(param.toWire(value));
     if (!r.ok) return r.code;
@@ -132,7 +133,8 @@ function checkWindow(e: Endpoint, query: Record<string, unknown>, now: Date): vo
   const to = query.to as string | undefined;
   if (from === undefined) return;
   const start = bound(from, false);
-  const end = to === undefined ? now.getTime() : bound(to, true);
+  // Without `to`, the window ends now; a daily window covers today whole.
+  const end = to !== undefined ? bound(to, true) : e.name === 'get_daily_insights' ? bound(now.toISOString().slice(0, 10), true) : now.getTime();
   if (end <= start) throw new ValidationError('invalid_request', e.name, `'from' must be before 'to'.`, 'from');
   const days = Math.ceil((end - start) / DAY_MS);
   if (days > cap) {
@@ -140,7 +142,7 @@ function checkWindow(e: Endpoint, query: Record<string, unknown>, now: Date): vo
       'invalid_request',
       e.name,
       `The window from ${from} to ${to ?? 'now'} covers ${days} days; ${e.name} accepts at most ${cap} days. Split it into smaller windows.`,
-      to === undefined ? 'from' : 'to',
+      'from',
     );
   }
 }
