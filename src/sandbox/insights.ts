@@ -43,7 +43,11 @@ export function dayWindow(q: { from?: string; to?: string }, nowMs: number): { d
   return { days, window };
 }
 
-const inWindow = (w: InsightWindow, t: string | null) => t !== null && Date.parse(t) >= w.fromMs && Date.parse(t) < w.toMs;
+const inWindow = (w: InsightWindow, t: string | null) => {
+  if (t === null) return false;
+  const at = Date.parse(t);
+  return at >= w.fromMs && at < w.toMs;
+};
 
 /** A response counts as positive when the reply is tagged interested. */
 export const isPositive = (r: ReplyRec) => r.status === 'interested';
@@ -115,13 +119,18 @@ interface Facts {
   meetings: MeetingRec[];
 }
 
-/** Replies received and meetings booked in the window, optionally only for leads/meetings of one person. */
-function facts(store: Store, ws: string, w: InsightWindow, scope?: { memberId: string; userId: string }): Facts {
-  const assigned = (leadId: string) => store.leads.get(leadId)?.assignments.some((a) => a.member_id === scope!.memberId) ?? false;
+/** Replies received and meetings booked in the window. */
+function facts(store: Store, ws: string, w: InsightWindow): Facts {
   return {
-    replies: store.replies.inGroup(ws).filter((r) => inWindow(w, r.received_at) && (!scope || assigned(r.lead_id))),
-    meetings: store.meetings.inGroup(ws).filter((m) => inWindow(w, m.booked_at) && (!scope || m.host_id === scope.userId)),
+    replies: store.replies.inGroup(ws).filter((r) => inWindow(w, r.received_at)),
+    meetings: store.meetings.inGroup(ws).filter((m) => inWindow(w, m.booked_at)),
   };
+}
+
+/** One person's share: replies of leads assigned to them, meetings they host. */
+function narrow(store: Store, f: Facts, scope: { memberId: string; userId: string }): Facts {
+  const assigned = (leadId: string) => store.leads.get(leadId)?.assignments.some((a) => a.member_id === scope.memberId) ?? false;
+  return { replies: f.replies.filter((r) => assigned(r.lead_id)), meetings: f.meetings.filter((m) => m.host_id === scope.userId) };
 }
 
 const rate = (num: number, den: number) => (den > 0 ? num / den : null);
@@ -189,7 +198,8 @@ export const SPEED_BUCKETS: readonly { label: string; maxSec: number }[] = [
 ];
 
 export function summary(store: Store, ws: string, w: InsightWindow, now: Date, member?: { memberId: string; userId: string }) {
-  const f = facts(store, ws, w, member);
+  const all = facts(store, ws, w);
+  const f = member ? narrow(store, all, member) : all;
   const m = meetingFigures(f.meetings);
   const i = interest(f);
   const samples = speedSamples(store, ws, w);
@@ -220,8 +230,7 @@ export function summary(store: Store, ws: string, w: InsightWindow, now: Date, m
     },
     speed_to_lead: speedOf(mine),
     per_rep: members.map((x) => {
-      const scope = { memberId: x.member_id, userId: x.user_id };
-      const rf = facts(store, ws, w, scope);
+      const rf = narrow(store, all, { memberId: x.member_id, userId: x.user_id });
       const rm = meetingFigures(rf.meetings);
       const ri = interest(rf);
       return {
