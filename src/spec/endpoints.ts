@@ -310,11 +310,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   ep({
     name: 'list_campaigns', toolset: 'campaigns', method: 'GET', path: `${WS}/campaigns`, pathIds: ws, scope: 'campaigns:read', bucket: 'upstream',
-    query: { cursor: p.cursor(), limit: p.limit() }, returns: 'list', resource: 'campaign', errors: ['invalid_request', 'upstream_error'],
+    query: { cursor: p.cursor(), limit: p.limit() }, returns: 'list', resource: 'campaign', errors: ['invalid_cursor', 'invalid_request', 'upstream_error'],
   }),
   ep({
     name: 'list_campaign_tags', toolset: 'campaigns', method: 'GET', path: `${WS}/campaign_tags`, pathIds: ws, scope: 'campaigns:read', bucket: 'upstream',
-    query: { cursor: p.cursor(), limit: p.limit() }, returns: 'list', resource: 'campaign_tag', errors: ['invalid_request', 'upstream_error'],
+    query: { cursor: p.cursor(), limit: p.limit() }, returns: 'list', resource: 'campaign_tag', errors: ['invalid_cursor', 'invalid_request', 'upstream_error'],
   }),
   ep({
     name: 'get_insights_summary', toolset: 'insights', method: 'GET', path: `${WS}/insights/summary`, pathIds: ws, scope: 'insights:read', bucket: 'read',
@@ -324,7 +324,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ep({
     name: 'get_campaign_insights', toolset: 'insights', method: 'GET', path: `${WS}/insights/campaigns`, pathIds: ws, scope: 'insights:read', bucket: 'upstream',
     query: { campaign_id: p.id('campaign'), cursor: p.cursor(), from: p.dayOrDateTime(), limit: p.limit(), to: p.dayOrDateTime() },
-    returns: 'list', resource: 'campaign_insight', errors: ['invalid_request', 'not_found', 'upstream_error'],
+    returns: 'list', resource: 'campaign_insight', errors: ['invalid_cursor', 'invalid_request', 'not_found', 'upstream_error'],
   }),
   ep({
     name: 'get_daily_insights', toolset: 'insights', method: 'GET', path: `${WS}/insights/daily`, pathIds: ws, scope: 'insights:read', bucket: 'upstream',
