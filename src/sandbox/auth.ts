@@ -1,11 +1,9 @@
 import { createHash } from 'node:crypto';
-import { SCOPES, type Scope } from '../spec/index.js';
+import { API_KEY_FORMAT, SCOPES, type Scope } from '../spec/index.js';
 import { fail } from './errors.js';
 import type { Store } from './store/store.js';
 import type { ApiKeyRec, UserRec, WorkspaceRec } from './store/types.js';
 
-/** Key format: <prefix>_<environment>_<8-char handle>_<32-char secret> (Authentication rule 2). */
-export const KEY_FORMAT = /^rik_(live|test)_([A-Za-z0-9]{8})_([A-Za-z0-9]{32})$/;
 /** Mobile session tokens carry a fixed prefix of their own (our choice: docs/spec-gaps.md). */
 export const SESSION_FORMAT = /^rims_([A-Za-z0-9]{40})$/;
 
@@ -44,7 +42,7 @@ export function authenticate(store: Store, header: string | undefined, now: Date
     sessionId = session.id;
     sessionWorkspaces = session.workspaces;
   } else {
-    const f = KEY_FORMAT.exec(token);
+    const f = API_KEY_FORMAT.exec(token);
     if (!f) fail('malformed_key', 'The API key is not of the form rik_live_<handle>_<secret>.');
     if (f[1] === 'test') fail('test_keys_unsupported', 'Test-environment keys are reserved and not accepted.');
     key = store.keysByHash.get(hashSecret(token));

@@ -213,11 +213,11 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   ep({
     name: 'update_task', toolset: 'tasks', method: 'PATCH', path: `${WS}/tasks/{task_id}`, pathIds: { workspace: 'workspace', task_id: 'task' },
-    scope: 'tasks:write', bucket: 'write', body: bodies.updateTask, destructive: true, returns: 'object', resource: 'task', errors: ['invalid_request', 'not_found'],
+    scope: 'tasks:write', bucket: 'write', body: bodies.updateTask, destructive: true, returns: 'object', resource: 'task', errors: ['invalid_request', 'not_found', 'unprocessable'],
   }),
   ep({
     name: 'complete_task', toolset: 'tasks', method: 'POST', path: `${WS}/tasks/{task_id}/complete`, pathIds: { workspace: 'workspace', task_id: 'task' },
-    scope: 'tasks:write', bucket: 'write', body: bodies.completeTask, returns: 'object', resource: 'task', errors: ['invalid_request'],
+    scope: 'tasks:write', bucket: 'write', body: bodies.completeTask, returns: 'object', resource: 'task', errors: ['invalid_request', 'not_found'],
   }),
   ep({
     name: 'delete_task', toolset: 'tasks', method: 'DELETE', path: `${WS}/tasks/{task_id}`, pathIds: { workspace: 'workspace', task_id: 'task' },

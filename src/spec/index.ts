@@ -5,3 +5,4 @@ export * from './bodies.js';
 export * from './endpoints.js';
 export * from './resources.js';
 export * from './errors.js';
+export * from './keys.js';

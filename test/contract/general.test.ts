@@ -108,7 +108,7 @@ describe('General rule 5: unknown query parameters are 400 unsupported_filter na
     const url = new URL('/v1/workspaces/acme/members?limit=1&limit=2', api.sandbox.baseUrl);
     const r = await fetch(url, { headers: { authorization: `Bearer ${api.sandbox.keys.admin}` } });
     expect(r.status).toBe(400);
-    expect((await r.json()).error.code).toBe('invalid_request');
+    expect(((await r.json()) as any).error.code).toBe('invalid_request');
   });
 });
 

@@ -1,0 +1,21 @@
+import type { Logger } from 'pino';
+import type { Fence } from './fence.js';
+
+/** What the MCP layer needs of the API client. */
+export interface ApiCaller {
+  call(
+    name: string,
+    req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal },
+  ): Promise<{ data: unknown; cachedAgeSeconds?: number }>;
+}
+
+/** What a tool's `run` receives. */
+export interface ToolContext {
+  api: ApiCaller;
+  /** The workspace argument, or the server's default, or a clear error. */
+  workspace(args: { workspace?: string }): string;
+  signal: AbortSignal;
+  fence: Fence;
+  log: Logger;
+  progress(done: number, total?: number, message?: string): Promise<void>;
+}

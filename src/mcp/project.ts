@@ -1,0 +1,48 @@
+import { endpoint } from '../spec/index.js';
+import { splitArgs } from './call.js';
+import type { ToolContext } from './context.js';
+import { dropEmpty, textOf } from './shape.js';
+import type { ToolOutput } from './tool.js';
+
+interface ViewArgs {
+  view?: 'compact' | 'full';
+  fields?: string[];
+  expand?: string[];
+  include?: string[];
+}
+
+/** Keep the chosen fields (and whatever was expanded on request); compact views drop empty values. */
+function project(item: Record<string, unknown>, keep: ReadonlySet<string> | null): Record<string, unknown> {
+  if (!keep) return item;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(item)) if (keep.has(k)) out[k] = v;
+  return dropEmpty(out) as Record<string, unknown>;
+}
+
+/**
+ * A read whose rows are shaped for a context window: the default fields a decision needs,
+ * `fields` for exactly others, `view: "full"` for the API's record as is.
+ */
+export async function runProjected(
+  ctx: ToolContext,
+  name: string,
+  args: Record<string, unknown> & ViewArgs,
+  opts: { kind: string; defaults: readonly string[] },
+): Promise<ToolOutput> {
+  const e = endpoint(name);
+  const { view, fields, ...rest } = args;
+  const { path, query, body } = splitArgs(e, rest, ctx.workspace(args as { workspace?: string }));
+  const r = await ctx.api.call(name, { path, query, body, signal: ctx.signal });
+  const keep =
+    fields !== undefined
+      ? new Set(['object', 'id', ...fields])
+      : view === 'full'
+        ? null
+        : new Set(['object', ...opts.defaults, ...(args.expand ?? []), ...(args.include ?? [])]);
+  const data = r.data as Record<string, unknown>;
+  const structured =
+    e.returns === 'list'
+      ? { ...data, data: (data.data as Record<string, unknown>[]).map((item) => project(item, keep)) }
+      : project(data, keep);
+  return { structured, text: textOf(structured, ctx.fence) };
+}

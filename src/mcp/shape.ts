@@ -1,0 +1,61 @@
+import { Fence, UNTRUSTED_NOTE } from './fence.js';
+
+/** Fields whose text comes from outside the company, wherever they appear. */
+const OUTSIDE_TEXT = new Set([
+  'first_name', 'last_name', 'company_name', 'subject', 'body_preview', 'body', 'body_text', 'body_html',
+  'from_name', 'notes', 'internal_notes', 'filename', 'phone',
+]);
+/** Containers whose every string is outside text (a booking form's answers, tracking tags). */
+const OUTSIDE_CONTAINERS = new Set(['custom_fields', 'utm_params']);
+/** Where `name` is a person from outside rather than one of ours. */
+const OUTSIDE_NAME_PARENTS = new Set(['invitee', 'guests', 'lead_snapshot']);
+
+/** Leave out nulls, empty arrays and empty objects: they cost tokens and say nothing. */
+export function dropEmpty(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropEmpty);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      if (v === null || v === undefined) continue;
+      const d = dropEmpty(v);
+      if (Array.isArray(d) && d.length === 0) continue;
+      out[k] = d;
+    }
+    return out;
+  }
+  return value;
+}
+
+/** A copy with every outside string fenced, for the text a model reads. Counts what it fenced. */
+export function fenceDeep(value: unknown, fence: Fence, state = { fenced: 0 }, key = '', parent = '', kind = ''): unknown {
+  if (typeof value === 'string') {
+    const outside =
+      OUTSIDE_TEXT.has(key) ||
+      OUTSIDE_CONTAINERS.has(parent) ||
+      (key === 'name' && (OUTSIDE_NAME_PARENTS.has(parent) || kind === 'meeting')) ||
+      (key === 'title' && kind === 'lead');
+    if (!outside || value === '') return value;
+    state.fenced++;
+    return fence.inline(value);
+  }
+  if (Array.isArray(value)) return value.map((v) => fenceDeep(v, fence, state, key, key === '' ? parent : key, kind));
+  if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    const k = typeof obj.object === 'string' ? obj.object : kind;
+    const out: Record<string, unknown> = {};
+    for (const [name, v] of Object.entries(obj)) out[name] = fenceDeep(v, fence, state, name, OUTSIDE_CONTAINERS.has(parent) ? parent : key, k);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * The text copy of a structured result: compact JSON without empty fields, outside text
+ * fenced, and the standing note when anything was fenced.
+ */
+export function textOf(structured: unknown, fence: Fence = new Fence()): string {
+  const state = { fenced: 0 };
+  const fenced = fenceDeep(dropEmpty(structured), fence, state);
+  const json = JSON.stringify(fenced);
+  return state.fenced > 0 ? `${UNTRUSTED_NOTE}\n${json}` : json;
+}

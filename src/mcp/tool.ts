@@ -1,0 +1,79 @@
+import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { type Endpoint, type Toolset, endpoint as endpointByName, idSchema, workspaceSchema } from '../spec/index.js';
+import { PARAM_DOCS } from './param-docs.js';
+
+/** What a tool returns before result shaping: the data for structuredContent and the text a model reads. */
+export interface ToolOutput {
+  structured: Record<string, unknown>;
+  text: string;
+  /** More content after the text copy: resource links that save the model a call, an embedded file. */
+  extraContent?: ContentBlock[];
+}
+
+/** A tool, declared as data. The registration loop does everything tools share. */
+export interface ToolDef<A extends Record<string, unknown> = Record<string, any>> {
+  readonly name: string;
+  readonly endpoint: Endpoint;
+  readonly toolset: Toolset;
+  readonly title: string;
+  /** For a model: what it does, when to use it, what to call first, what it costs and changes. */
+  readonly description: string;
+  /** The published, strict input schema (endpoint params + the tool's own extras). */
+  readonly input: z.ZodObject;
+  readonly output: z.ZodType;
+  /** Args that are the tool's own, not the endpoint's (view, fields, format, max_items…). */
+  readonly extraArgs: readonly string[];
+  readonly run?: (ctx: import('./context.js').ToolContext, args: A) => Promise<ToolOutput>;
+}
+
+export interface ToolSpec<A extends Record<string, unknown>> {
+  /** Endpoint name in src/spec/endpoints.ts; also the tool's name. */
+  endpoint: string;
+  title: string;
+  description: string;
+  output: z.ZodType;
+  /** Argument descriptions that differ from PARAM_DOCS. */
+  docs?: Record<string, string>;
+  /** Arguments beyond the endpoint's own. */
+  extra?: z.ZodRawShape;
+  /** Argument schema overrides (e.g. a narrower type for a model). */
+  override?: z.ZodRawShape;
+  run?: ToolDef<A>['run'];
+}
+
+/** Build the strict input schema from the endpoint table: path ids, query params, body fields. */
+export function inputSchemaFor(e: Endpoint, spec: Pick<ToolSpec<any>, 'docs' | 'extra' | 'override'>): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  const doc = (name: string) => spec.docs?.[name] ?? PARAM_DOCS[name];
+  for (const [name, kind] of Object.entries(e.pathIds)) {
+    if (kind === 'workspace') shape[name] = workspaceSchema.optional();
+    else shape[name] = idSchema(kind);
+  }
+  for (const [name, param] of Object.entries(e.query)) shape[name] = (param.input as z.ZodType).optional();
+  if (e.body && e.body instanceof z.ZodObject) {
+    for (const [name, field] of Object.entries(e.body.shape as Record<string, z.ZodType>)) shape[name] = field;
+  }
+  Object.assign(shape, spec.override ?? {}, spec.extra ?? {});
+  for (const [name, schema] of Object.entries(shape)) {
+    const d = doc(name);
+    if (d) shape[name] = schema.describe(d);
+  }
+  return z.strictObject(shape);
+}
+
+export function defineTool<A extends Record<string, unknown> = Record<string, any>>(spec: ToolSpec<A>): ToolDef<A> {
+  const e = endpointByName(spec.endpoint);
+  if (!e.toolset) throw new Error(`${spec.endpoint} is not a tool endpoint`);
+  return {
+    name: e.name,
+    endpoint: e,
+    toolset: e.toolset,
+    title: spec.title,
+    description: spec.description,
+    input: inputSchemaFor(e, spec),
+    output: spec.output,
+    extraArgs: Object.keys(spec.extra ?? {}),
+    run: spec.run,
+  };
+}
