@@ -2,8 +2,8 @@ import Bottleneck from 'bottleneck';
 import type { Bucket } from '../spec/index.js';
 
 /** Where a bucket's limit came from; a later source of higher rank wins. */
-export type LimitSource = 'spec' | 'option' | 'me' | 'header';
-const RANK: Record<LimitSource, number> = { spec: 0, option: 1, me: 2, header: 3 };
+export type LimitSource = 'spec' | 'me' | 'header';
+const RANK: Record<LimitSource, number> = { spec: 0, me: 1, header: 2 };
 
 /**
  * One rate bucket of the key: a bottleneck reservoir plus the account that steers it.
@@ -20,18 +20,26 @@ export class BucketAccount {
   readonly limiter: Bottleneck;
   private limitValue: number;
   private source: LimitSource;
+  /** The caller's own ceiling (e.g. a key shared by two processes): the limit never exceeds it. */
+  private cap: number;
   private minRemaining: number | null = null;
   private landed = 0;
   private outstandingCount = 0;
   private drainedUntil = 0;
 
-  constructor(readonly bucket: Bucket, limit: number, source: LimitSource) {
+  constructor(readonly bucket: Bucket, limit: number, cap = Number.POSITIVE_INFINITY) {
     this.limitValue = limit;
-    this.source = source;
-    this.limiter = new Bottleneck({ reservoir: limit, id: `reply-inbox-${bucket}` });
+    this.source = 'spec';
+    this.cap = cap;
+    this.limiter = new Bottleneck({ reservoir: Math.min(limit, cap), id: `reply-inbox-${bucket}` });
   }
 
+  /** The limit we spend by: the service's, under the caller's cap. */
   get limit(): number {
+    return Math.min(this.limitValue, this.cap);
+  }
+  /** The service's own figure, as last learned; headers are matched against it. */
+  get serverLimit(): number {
     return this.limitValue;
   }
   get limitSource(): LimitSource {
@@ -49,7 +57,7 @@ export class BucketAccount {
 
   private base(): number {
     if (this.drainedUntil > 0) return 0;
-    return Math.min(this.minRemaining ?? this.limitValue, this.limitValue - this.landed);
+    return Math.min(this.minRemaining ?? this.limitValue, this.limit - this.landed);
   }
 
   /** Tokens we may still send in the current window without a 429, by our estimate. */

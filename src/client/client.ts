@@ -30,7 +30,10 @@ export interface ClientOptions {
   timeouts?: Partial<Timeouts>;
   userAgent?: string;
   retry?: Partial<RetryOptions>;
-  /** Figures to assume until GET /v1/me or the rate headers say otherwise. Default: the spec's. */
+  /**
+   * Ceilings per bucket (and max_concurrent): the client never spends more than these even
+   * when the service allows more, e.g. to share one key between two processes.
+   */
   limits?: Partial<RateFigures>;
   /** Read rate_limits from GET /v1/me before the first call. Default true. */
   discoverLimits?: boolean;
@@ -98,11 +101,9 @@ export class ReplyInboxClient {
     this.retry = { ...DEFAULT_RETRY, ...o.retry };
     this.userAgent = o.userAgent ?? 'reply-inbox-mcp-client/0.1';
     this.http = new Http(o.baseUrl, this.timeouts);
-    const sources: Partial<Record<Bucket | 'max_concurrent', 'option'>> = {};
-    for (const k of Object.keys(o.limits ?? {}) as (Bucket | 'max_concurrent')[]) sources[k] = 'option';
     this.limiter = new Limiter({
-      figures: { ...SPEC_FIGURES, ...o.limits },
-      sources,
+      figures: SPEC_FIGURES,
+      caps: o.limits ?? {},
       refillMarginMs: o.refillMarginMs ?? 50,
       fallbackWindowMs: o.fallbackWindowMs ?? 60_000,
       fastYield: o.fastYield ?? true,

@@ -40,6 +40,8 @@ export interface BucketState {
 export interface LimiterState {
   buckets: BucketState[];
   inFlight: number;
+  /** The most requests this client ever had in flight at once. */
+  peakInFlight: number;
   maxConcurrent: number;
   /** End of the server's current window (epoch ms) when a header told it. */
   windowEnd: number | null;
@@ -52,8 +54,10 @@ export type Settlement =
   | { kind: 'response'; status: number; code: string | undefined; info: RateInfo };
 
 export interface LimiterOptions {
+  /** The figures to start from (the spec's) until GET /v1/me or the headers say otherwise. */
   figures: RateFigures;
-  sources?: Partial<Record<Bucket | 'max_concurrent', LimitSource>>;
+  /** The caller's ceilings: never spend more than these, whatever the service allows. */
+  caps?: Partial<RateFigures>;
   /** Refill this long after x-ratelimit-reset, for clock skew with the server. */
   refillMarginMs: number;
   /** Window assumed when the server sends no x-ratelimit-reset. */
@@ -74,6 +78,8 @@ const PRIORITY_NEW = 5;
 const STEP_BACK = Symbol('step back');
 /** Jobs that already waited (step-backs, retries) go ahead of new work. */
 export const PRIORITY_AGAIN = 3;
+/** Jobs holding a token of a scarcer bucket while they wait for the next one. */
+const PRIORITY_HOLDING = 4;
 
 /**
  * The key's rate buckets: one bottleneck reservoir per bucket, then one shared
@@ -85,7 +91,9 @@ export class Limiter {
   private readonly concurrency: Bottleneck;
   private maxConcurrent: number;
   private maxConcurrentSource: LimitSource;
+  private readonly concurrencyCap: number;
   private inFlight = 0;
+  private peakInFlight = 0;
   private windowEnd: number | null = null;
   /** Windows ending at or before this are over: headers that name them are stale. */
   private pastEnd = 0;
@@ -97,15 +105,16 @@ export class Limiter {
   private readonly exhaustedNoted = new Set<Bucket>();
 
   constructor(private readonly opts: LimiterOptions) {
-    const src = (b: Bucket | 'max_concurrent') => opts.sources?.[b] ?? 'spec';
+    const caps = opts.caps ?? {};
     this.accounts = {
-      read: new BucketAccount('read', opts.figures.read, src('read')),
-      write: new BucketAccount('write', opts.figures.write, src('write')),
-      upstream: new BucketAccount('upstream', opts.figures.upstream, src('upstream')),
-      thread: new BucketAccount('thread', opts.figures.thread, src('thread')),
+      read: new BucketAccount('read', opts.figures.read, caps.read),
+      write: new BucketAccount('write', opts.figures.write, caps.write),
+      upstream: new BucketAccount('upstream', opts.figures.upstream, caps.upstream),
+      thread: new BucketAccount('thread', opts.figures.thread, caps.thread),
     };
-    this.maxConcurrent = opts.figures.max_concurrent;
-    this.maxConcurrentSource = src('max_concurrent');
+    this.concurrencyCap = caps.max_concurrent ?? Number.POSITIVE_INFINITY;
+    this.maxConcurrent = Math.min(opts.figures.max_concurrent, this.concurrencyCap);
+    this.maxConcurrentSource = 'spec';
     this.concurrency = new Bottleneck({ maxConcurrent: this.maxConcurrent, id: 'reply-inbox-concurrency' });
     if (opts.fastYield) {
       for (const a of Object.values(this.accounts)) installFastYield(a.limiter);
@@ -150,7 +159,8 @@ export class Limiter {
             releaseAll();
             return new Dropped();
           }
-          return stage(i + 1, prio);
+          // Holding a scarcer token, the call goes ahead of fresh work so that token is not wasted waiting.
+          return stage(i + 1, Math.min(prio, PRIORITY_HOLDING));
         });
       }
       return this.concurrency.schedule({ priority: prio }, async (): Promise<Step> => {
@@ -168,6 +178,7 @@ export class Limiter {
         const mine = held.splice(0);
         phase = 'sending';
         this.inFlight++;
+        this.peakInFlight = Math.max(this.peakInFlight, this.inFlight);
         let outcome: { value: T; settlement: Settlement };
         try {
           outcome = await exchange();
@@ -234,7 +245,7 @@ export class Limiter {
     }
     const { info, status, code } = s;
     const window = this.windowOf(info.resetMs);
-    const named = new Set(describedBuckets(spent.map((a) => a.bucket), info, (b) => this.accounts[b].limit));
+    const named = new Set(describedBuckets(spent.map((a) => a.bucket), info, (b) => this.accounts[b].serverLimit));
     const counted = status !== 429 && window === 'current';
     for (const a of spent) {
       const seen = named.has(a.bucket) && window === 'current' ? { limit: info.limit, remaining: info.remaining } : undefined;
@@ -343,7 +354,8 @@ export class Limiter {
       const v = figures[b];
       if (v !== undefined && v > 0 && this.accounts[b].setLimit(v, source)) this.emit({ type: 'limit_changed', bucket: b, limit: v, source });
     }
-    const mc = figures.max_concurrent;
+    const given = figures.max_concurrent;
+    const mc = given === undefined ? undefined : Math.min(given, this.concurrencyCap);
     if (mc !== undefined && mc > 0 && mc !== this.maxConcurrent && rank(source) >= rank(this.maxConcurrentSource)) {
       this.maxConcurrent = mc;
       this.maxConcurrentSource = source;
@@ -368,6 +380,7 @@ export class Limiter {
         drained: a.drained,
       })),
       inFlight: this.inFlight,
+      peakInFlight: this.peakInFlight,
       maxConcurrent: this.maxConcurrent,
       windowEnd: this.windowEnd,
     };
@@ -383,7 +396,7 @@ export class Limiter {
 }
 
 function rank(s: LimitSource): number {
-  return { spec: 0, option: 1, me: 2, header: 3 }[s];
+  return { spec: 0, me: 1, header: 2 }[s];
 }
 
 export type { Sent };

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReplyInboxClient } from '../../src/client/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { ADMIN_KEY_ID, atWindowStart, client, sandbox, watchInFlight, windowsOf } from './helpers.js';
+
+const WINDOW = 1000;
+const LIMITS = { read: 8, write: 4, upstream: 2, thread: 3 };
+let sb: Sandbox;
+
+/** Each test starts clean: the previous test's client may have emptied this window of the key's buckets. */
+async function fresh(c: ReplyInboxClient): Promise<void> {
+  await atWindowStart(WINDOW);
+  await c.me();
+  await atWindowStart(WINDOW);
+}
+let leadIds: string[];
+
+beforeAll(async () => {
+  sb = await sandbox({ rateWindowMs: WINDOW, bucketLimits: LIMITS });
+  leadIds = sb.store.leads.inGroup('acme').slice(0, 12).map((l) => l.id);
+});
+afterAll(() => sb.close());
+
+describe('Limits: read bucket — a burst of 3× the bucket completes with zero 429 responses', () => {
+  it('in no more windows than the bucket allows', async () => {
+    const w = client(sb, { limits: LIMITS });
+    await fresh(w.client);
+    const n = 3 * LIMITS.read;
+    const results = await Promise.all(Array.from({ length: n }, () => w.client.call('list_members', { path: { workspace: 'acme' } })));
+    expect(results.every((r) => r.status === 200 && r.attempts === 1)).toBe(true);
+    expect(w.rejected()).toEqual({ rate_limited: 0, too_many_concurrent: 0 });
+    expect(windowsOf(results)).toBeLessThanOrEqual(Math.ceil(n / LIMITS.read));
+    expect(w.events.some((e) => e.type === 'exhausted' && e.bucket === 'read')).toBe(true);
+    await w.client.close();
+  });
+
+  it('the limit learned from x-ratelimit-limit replaces the figure of GET /v1/me, so a lower real limit causes no 429', async () => {
+    // The sandbox's me says 120 reads; its headers say 8: the client must follow the headers.
+    const w = client(sb);
+    await fresh(w.client);
+    const read = w.client.limiterState().buckets.find((b) => b.bucket === 'read')!;
+    expect(read).toMatchObject({ limit: LIMITS.read, limitSource: 'header' });
+    const results = await Promise.all(Array.from({ length: 2 * LIMITS.read }, () => w.client.call('list_members', { path: { workspace: 'acme' } })));
+    expect(results).toHaveLength(2 * LIMITS.read);
+    expect(w.rejected().rate_limited).toBe(0);
+    await w.client.close();
+  });
+});
+
+describe('Limits: mixed buckets run concurrently without one starving the others; concurrency 4 requests in flight per key', () => {
+  it('reads, writes, upstream and thread calls all complete, never more than 4 in flight, zero 429', async () => {
+    const w = client(sb, { limits: LIMITS });
+    const inFlight = watchInFlight(sb, ADMIN_KEY_ID);
+    await fresh(w.client);
+    const done: Record<string, number[]> = { read: [], write: [], upstream: [], thread: [] };
+    const stamp = (k: string) => <T>(r: T) => {
+      done[k]!.push(Date.now());
+      return r;
+    };
+    const reads = Array.from({ length: 3 * LIMITS.read }, () => w.client.call('list_members', { path: { workspace: 'acme' } }).then(stamp('read')));
+    const writes = leadIds.slice(0, LIMITS.write).map((id) => w.client.call('mark_read', { path: { workspace: 'acme', lead_id: id } }).then(stamp('write')));
+    const upstream = Array.from({ length: LIMITS.upstream }, () => w.client.call('get_workspace', { path: { workspace: 'acme' }, query: { include: ['counts'] } }).then(stamp('upstream')));
+    const thread = leadIds.slice(0, LIMITS.thread).map((id) => w.client.call('get_conversation', { path: { workspace: 'acme', lead_id: id } }).then(stamp('thread')));
+    const all = await Promise.all([...reads, ...writes, ...upstream, ...thread]);
+    expect(all.every((r) => r.status < 300)).toBe(true);
+    expect(w.rejected()).toEqual({ rate_limited: 0, too_many_concurrent: 0 });
+    expect(inFlight.max()).toBeLessThanOrEqual(4);
+    expect(w.client.limiterState().peakInFlight).toBe(4);
+    // Writes, upstream and thread calls each fit their own bucket's first window: none waits for the reads.
+    const lastRead = Math.max(...done.read!);
+    for (const k of ['write', 'upstream', 'thread']) expect(Math.max(...done[k]!)).toBeLessThan(lastRead);
+    await w.client.close();
+  });
+});
+
+describe('Limits: the thread figure (30 per minute) meters get_conversation and download_attachment', () => {
+  it('a conversation call spends the read and the thread bucket; a burst of 2× the thread figure gives zero 429', async () => {
+    const w = client(sb, { limits: LIMITS });
+    await fresh(w.client);
+    const ids = leadIds.slice(0, 2 * LIMITS.thread);
+    const results = await Promise.all(ids.map((id) => w.client.call('get_conversation', { path: { workspace: 'acme', lead_id: id } })));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results[0]!.buckets).toEqual(['read', 'thread']);
+    expect(w.rejected().rate_limited).toBe(0);
+    expect(windowsOf(results)).toBeLessThanOrEqual(2);
+    await w.client.close();
+  });
+
+  it('include=counts moves get_workspace to the upstream bucket, include=sdr_notes moves get_lead there', async () => {
+    const w = client(sb, { limits: LIMITS });
+    const counts = await w.client.call('get_workspace', { path: { workspace: 'acme' }, query: { include: ['counts'] } });
+    expect(counts.buckets).toEqual(['upstream']);
+    expect(counts.headers['x-ratelimit-bucket']).toBe('upstream');
+    const plain = await w.client.call('get_workspace', { path: { workspace: 'acme' } });
+    expect(plain.buckets).toEqual(['read']);
+    const sdr = await w.client.call('get_lead', { path: { workspace: 'acme', lead_id: leadIds[0]! }, query: { include: 'sdr_notes' } });
+    expect(sdr.buckets).toEqual(['upstream']);
+    await w.client.close();
+  });
+});
+
+describe('Limits come from GET /v1/me rate_limits when present, else the spec figures', () => {
+  it('before any header the write bucket follows me (60); the caller may cap a bucket lower', async () => {
+    const w = client(sb, { limits: { write: 5 } });
+    expect(w.client.limiterState().buckets.find((b) => b.bucket === 'write')!.limit).toBe(5);
+    await w.client.call('list_members', { path: { workspace: 'acme' } });
+    const state = w.client.limiterState();
+    const upstream = state.buckets.find((b) => b.bucket === 'upstream')!;
+    expect(upstream).toMatchObject({ limit: 10, limitSource: 'me' });
+    expect(state.buckets.find((b) => b.bucket === 'write')!.limit).toBe(5);
+    expect(state.maxConcurrent).toBe(4);
+    await w.client.close();
+  });
+});
