@@ -3,7 +3,7 @@
  * the same word means something else; a test checks every published argument has a text.
  */
 export const PARAM_DOCS: Readonly<Record<string, string>> = {
-  workspace: 'Workspace slug (e.g. "acme"). Optional when the server has a default workspace; list them with list_workspaces.',
+  workspace: 'Workspace slug, from list_workspaces; optional when the server has a default.',
   lead_id: 'Lead id (lead_…). Find leads with list_leads.',
   task_id: 'Task id (tsk_…). Find tasks with list_tasks.',
   meeting_id: 'Meeting id (mtg_…). Find meetings with list_meetings.',

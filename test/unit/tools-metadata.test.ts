@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { TOOL_ENDPOINTS } from '../../src/spec/index.js';
+import { publishedTool } from '../../src/mcp/server.js';
+import { ALL_TOOLS } from '../../tools/index.js';
+
+const published = ALL_TOOLS.map(publishedTool);
+/** Upper-case words that are names, not shouting. */
+const ACRONYMS = new Set(['API', 'HTML', 'JSON', 'HTTP', 'UTC', 'ISO', 'IANA', 'SHA', 'YYYY', 'HH', 'MM', 'DD', 'CSV']);
+
+describe('every endpoint of the table is exactly one tool', () => {
+  it('46 tools, named as their endpoints, one each', () => {
+    expect(ALL_TOOLS.map((t) => t.name).sort()).toEqual(TOOL_ENDPOINTS.map((e) => e.name).sort());
+    expect(ALL_TOOLS).toHaveLength(46);
+  });
+});
+
+describe.each(published.map((p, i) => [p.name, p, ALL_TOOLS[i]!] as const))('tool %s', (name, p, def) => {
+  it('has a snake_case name and a title', () => {
+    expect(name).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)+$/);
+    expect(p.title.length).toBeGreaterThan(3);
+  });
+
+  it('has a description written for a model: under 1,024 characters, no shouting', () => {
+    expect(p.description.length).toBeGreaterThan(60);
+    expect(p.description.length).toBeLessThan(1024);
+    expect(p.description).not.toMatch(/!/);
+    const caps = p.description.match(/\b[A-Z]{3,}\b/g) ?? [];
+    expect(caps.filter((w) => !ACRONYMS.has(w))).toEqual([]);
+    expect(p.description).toMatch(/[Cc]osts? |[Oo]ne read|budget/);
+  });
+
+  it('carries every annotation, derived from the endpoint table', () => {
+    const a = p.annotations;
+    expect(a.title).toBe(p.title);
+    expect(a.readOnlyHint).toBe(!def.endpoint.write);
+    expect(a.destructiveHint).toBe(def.endpoint.write && def.endpoint.destructive);
+    expect(a.idempotentHint).toBe(def.endpoint.idempotent);
+    expect(typeof a.openWorldHint).toBe('boolean');
+  });
+
+  it('publishes a strict input schema with every argument described', () => {
+    const s = p.inputSchema as { type: string; additionalProperties: unknown; properties: Record<string, { description?: string }> };
+    expect(s.type).toBe('object');
+    expect(s.additionalProperties).toBe(false);
+    for (const [arg, schema] of Object.entries(s.properties)) expect(schema.description, `${name}.${arg}`).toMatch(/\S{3}/);
+  });
+
+  it('publishes an object output schema', () => {
+    expect((p.outputSchema as { type: string }).type).toBe('object');
+  });
+
+  it('matches its committed schema snapshot (a change to the surface shows in review)', async () => {
+    await expect(`${JSON.stringify(p, null, 2)}\n`).toMatchFileSnapshot(`./__snapshots__/tools/${name}.json`);
+  });
+});
+
+describe('annotations say what is safe, per the spec\'s transitions', () => {
+  const byName = new Map(published.map((p) => [p.name, p.annotations]));
+  it('render_template is a read; create_task and create_note are not idempotent; set_status can complete tasks for good', () => {
+    expect(byName.get('render_template')).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(byName.get('create_task')).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+    expect(byName.get('create_note')).toMatchObject({ readOnlyHint: false, idempotentHint: false });
+    expect(byName.get('set_status')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(byName.get('delete_task')).toMatchObject({ destructiveHint: true });
+    expect(byName.get('mark_read')).toMatchObject({ destructiveHint: false, idempotentHint: true });
+  });
+});
