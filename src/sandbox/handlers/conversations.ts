@@ -45,14 +45,16 @@ export const conversationsHandlers: Handlers = {
     const lead = leadOf(ctx);
     const q = ctx.query as { limit?: number; order?: 'asc' | 'desc'; refresh?: boolean };
     const { messages, capped } = assemble(ctx.store.conversation(lead));
-    const sorted = messages.sort((a, b) => compareKeys([a.sent_at, a.id], [b.sent_at, b.id]));
-    if ((q.order ?? 'desc') === 'desc') sorted.reverse();
+    const newestFirst = messages.sort((a, b) => compareKeys([b.sent_at, b.id], [a.sent_at, a.id]));
+    // There is no cursor here, so the window is always the newest messages; order only sorts it.
     const limit = Math.min(q.limit ?? LIMITS.page_default, LIMITS.messages_max);
-    const data = sorted.slice(0, limit).map(messageView);
+    const window = newestFirst.slice(0, limit);
+    if (q.order === 'asc') window.reverse();
+    const data = window.map(messageView);
     return {
       body: {
         object: 'list', data, has_more: false, next_cursor: null,
-        meta: { truncated: sorted.length > data.length, sibling_cap_reached: capped, cache_age_seconds: cacheAge(ctx, lead.id, q.refresh === true) },
+        meta: { truncated: newestFirst.length > data.length, sibling_cap_reached: capped, cache_age_seconds: cacheAge(ctx, lead.id, q.refresh === true) },
       },
     };
   },
