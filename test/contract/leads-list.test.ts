@@ -168,6 +168,9 @@ describe('Lead list filter: q is 1..160 characters, a prefix search over name, e
     expect(quinn.body_preview.toLowerCase()).toContain('kilimanjaro');
     expect(await filtered({ q: 'kilimanjaro' })).toEqual([]);
   });
+  it('a q of punctuation only has no tokens and matches nothing', async () => {
+    expect(await filtered({ q: "@.-'" })).toEqual([]);
+  });
   it('an empty q or one over 160 characters is 400 invalid_request', async () => {
     await expectError({ q: '' }, 400, 'invalid_request', 'q');
     await expectError({ q: 'a'.repeat(161) }, 400, 'invalid_request', 'q');
