@@ -31,7 +31,7 @@ function coveringStamp(ctx: Ctx, lead: LeadRec): string {
 // ---- q: prefix search over name, email, company, title and subject ----
 
 /** Lowercased tokens; any punctuation or space splits. */
-export function tokens(s: string): string[] {
+function tokens(s: string): string[] {
   return s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
 }
 const tokenCache = new WeakMap<LeadRec, { src: string; tokens: string[] }>();
@@ -48,6 +48,7 @@ function leadTokens(l: LeadRec): string[] {
 
 type Pred = (l: LeadRec) => boolean;
 
+/** Filters naming a campaign, tag or member outside the workspace are 404, not an empty page. */
 function checkRefs(ctx: Ctx): void {
   const { store, query } = ctx;
   const ws = wsOf(ctx).id;
