@@ -58,3 +58,26 @@ describe('Caching where the spec allows it; cached answers say their age', () =>
     await c.close();
   });
 });
+
+describe('Attachment download: application/octet-stream with Content-Disposition attachment; errors stay JSON', () => {
+  it('download() returns the bytes and the file name, spending the read and thread buckets', async () => {
+    const { client: c } = client(sb);
+    let found: { lead: string; att: string; filename: string; content: string } | undefined;
+    for (const lead of sb.store.leads.inGroup('acme')) {
+      for (const m of sb.store.conversation(lead)) {
+        const a = m.attachments[0];
+        if (a) found = { lead: lead.id, att: a.id, filename: a.filename, content: a.content };
+        if (found) break;
+      }
+      if (found) break;
+    }
+    expect(found).toBeDefined();
+    const r = await c.download({ workspace: 'acme', lead_id: found!.lead, attachment_id: found!.att });
+    expect(r).toMatchObject({ status: 200, filename: found!.filename, contentType: 'application/octet-stream', buckets: ['read', 'thread'] });
+    expect(Buffer.isBuffer(r.data)).toBe(true);
+    expect(r.data.toString('utf8')).toBe(found!.content);
+    const err = await c.download({ workspace: 'acme', lead_id: found!.lead, attachment_id: 'att_missing' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'api', status: 404, code: 'not_found', param: 'attachment_id' });
+    await c.close();
+  });
+});
