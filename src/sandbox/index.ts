@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import v8 from 'node:v8';
 import { createLogger } from '../log.js';
 import { RATE_LIMITS } from '../spec/index.js';
 import * as control from './control.js';
@@ -28,6 +29,8 @@ export interface Sandbox {
   close(): Promise<void>;
 }
 
+const LARGE_SEED = 20_000;
+
 type Control = typeof control;
 /** The control functions with the store already applied. */
 export type BoundControl = {
@@ -42,6 +45,9 @@ function bindControl(store: Store): BoundControl {
 /** Start a sandbox: a faithful local Reply Inbox API v1 with seeded data (SANDBOX.md). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const o = sandboxOptionsSchema.parse(options);
+  // A large seed makes hundreds of thousands of long-lived records; a larger young
+  // generation stops V8 copying them from scavenge to scavenge (100k leads: 5.1 s → 2.2 s).
+  if (o.leads >= LARGE_SEED) v8.setFlagsFromString('--max-semi-space-size=32');
   const log = createLogger('reply-inbox-sandbox', o.logLevel);
   const now = o.now ? new Date(o.now) : new Date();
   const store = buildStore({ seed: o.seed, now, leads: o.leads });

@@ -21,6 +21,7 @@
  * - pia.priority@split.example  unread for Ada, read by Ben; starred by Ada only
  */
 import { Rng } from '../rng.js';
+import { iso } from './time.js';
 import type { Store } from '../store/store.js';
 import type { LeadAssignment, LeadRec, MembershipRec, ReplyRec } from '../store/types.js';
 
@@ -169,21 +170,6 @@ export function previewOf(paragraphs: readonly string[]): string {
   return p;
 }
 
-const dayPrefixes = new Map<number, string>();
-const two = (n: number) => (n < 10 ? `0${n}` : `${n}`);
-/**
- * Same output as stamp() from ./time.js (whole seconds, Z), without a Date per call: the
- * seed makes about ten stamps per lead, and toISOString dominated a 100,000-lead seed.
- */
-function stamp(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  const d = Math.floor(s / 86_400);
-  const r = s - d * 86_400;
-  let prefix = dayPrefixes.get(d);
-  if (prefix === undefined) dayPrefixes.set(d, (prefix = new Date(d * 86_400_000).toISOString().slice(0, 11)));
-  return `${prefix}${two(Math.floor(r / 3600))}:${two(Math.floor(r / 60) % 60)}:${two(r % 60)}Z`;
-}
-
 const RECENT_MINUTES = 15;
 const SPAN_SECONDS = 90 * 86_400;
 /** 0-based ranks (newest first) that repeat the previous rank's last_message_at. */
@@ -289,7 +275,7 @@ function makeLead(store: Store, rng: Rng, x: LeadInput): void {
     const reply: ReplyRec = {
       id: `rep_${rng.token(14)}`, lead_id: id, workspace: plan.ws, email, subject,
       body_preview: null, status: newest ? status : rng.chance(0.5) ? 'untagged' : null,
-      classification: replyClass, direction: 'received', received_at: stamp(at),
+      classification: replyClass, direction: 'received', received_at: iso(at),
       campaign_id: newest && recent ? null : (campaign?.id ?? null), campaign_name: newest && recent ? null : (campaign?.name ?? null),
     };
     reply.body_preview = previewOf(replyParagraphs(store.seed, reply, sp?.key ?? null, newest));
@@ -306,8 +292,8 @@ function makeLead(store: Store, rng: Rng, x: LeadInput): void {
   const receipts = new Map<string, string>();
   for (const u of x.readers) {
     const p = sp?.plans?.[u] ?? (rng.chance(0.45) ? 'read' : rng.chance(0.35) ? 'stale' : 'none');
-    if (p === 'read') receipts.set(u, stamp(capped(lastInboundMs + rng.int(60, 7200) * 1000)));
-    else if (p === 'stale') receipts.set(u, stamp(lastInboundMs - rng.int(3600, 5 * 86_400) * 1000));
+    if (p === 'read') receipts.set(u, iso(capped(lastInboundMs + rng.int(60, 7200) * 1000)));
+    else if (p === 'stale') receipts.set(u, iso(lastInboundMs - rng.int(3600, 5 * 86_400) * 1000));
   }
   const priorityBy = new Set<string>(sp?.starredBy ?? x.readers.filter(() => rng.chance(0.12)));
   let workspaceReadAt: string | null = null;
@@ -322,7 +308,7 @@ function makeLead(store: Store, rng: Rng, x: LeadInput): void {
     for (let i = 0; i < count; i++) {
       const m = rng.pick(x.assignable);
       if (assignments.some((a) => a.member_id === m.member_id)) continue;
-      const assignedAt = rng.chance(0.05) ? null : stamp(lastInboundMs - rng.int(60, 86_400) * 1000);
+      const assignedAt = rng.chance(0.05) ? null : iso(lastInboundMs - rng.int(60, 86_400) * 1000);
       assignments.push({ member_id: m.member_id, source: rng.chance(0.7) ? 'auto' : 'manual', assigned_at: assignedAt });
     }
   }
@@ -338,14 +324,14 @@ function makeLead(store: Store, rng: Rng, x: LeadInput): void {
   store.addLead({
     id, workspace: plan.ws, email, first_name: first, last_name: last, company_name: company, title, status, classification, state,
     subject, body_preview: newestReply.body_preview, latest_reply_id: newestReply.id,
-    last_message_at: stamp(x.lastMs), last_message_direction: sent ? 'sent' : 'received',
-    last_action_at: actionMs === null ? null : stamp(actionMs),
-    booked_at: bookedMs === null ? null : stamp(bookedMs), disqualified_at: disqMs === null ? null : stamp(disqMs),
-    meeting_outcome: outcome, meeting_outcome_at: outcome && bookedMs !== null ? stamp(capped(bookedMs + rng.int(1, 7) * 86_400_000)) : null,
+    last_message_at: iso(x.lastMs), last_message_direction: sent ? 'sent' : 'received',
+    last_action_at: actionMs === null ? null : iso(actionMs),
+    booked_at: bookedMs === null ? null : iso(bookedMs), disqualified_at: disqMs === null ? null : iso(disqMs),
+    meeting_outcome: outcome, meeting_outcome_at: outcome && bookedMs !== null ? iso(capped(bookedMs + rng.int(1, 7) * 86_400_000)) : null,
     campaign_id: newestReply.campaign_id, campaign_name: newestReply.campaign_name,
-    indexed_at: stamp(capped(x.lastMs + 30_000)),
-    assignments, tag_ids: tagIds, last_inbound_at: stamp(lastInboundMs),
-    responded_at: respondedMs === null ? null : stamp(respondedMs),
+    indexed_at: iso(capped(x.lastMs + 30_000)),
+    assignments, tag_ids: tagIds, last_inbound_at: iso(lastInboundMs),
+    responded_at: respondedMs === null ? null : iso(respondedMs),
     receipts, workspace_read_at: workspaceReadAt, priority_by: priorityBy, reengage_approved: null, seed_index: rank,
   });
   for (let i = replies.length - 1; i >= 0; i--) store.addReply(replies[i]!);
