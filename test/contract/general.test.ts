@@ -134,6 +134,26 @@ describe('Errors: the shape is {error: {code, message, param?, required_scope?, 
   });
 });
 
+describe('Errors: 500 internal_error is a service fault, still in the error envelope', () => {
+  it('a handler that fails answers 500 internal_error in JSON, and the sandbox keeps serving', async () => {
+    const lead = api.sandbox.store.leads.inGroup('acme')[0]!;
+    const original = api.sandbox.store.conversationOf;
+    api.sandbox.store.conversations.delete(lead.id);
+    api.sandbox.store.conversationOf = () => {
+      throw new Error('disk on fire');
+    };
+    try {
+      const r = await api.get(`/v1/workspaces/acme/leads/${lead.id}/messages`);
+      expect(r.status).toBe(500);
+      expect(r.body).toEqual({ error: { code: 'internal_error', message: expect.any(String) } });
+      expect(r.body.error.message).not.toContain('disk on fire');
+    } finally {
+      api.sandbox.store.conversationOf = original;
+    }
+    expect((await api.get(`/v1/workspaces/acme/leads/${lead.id}/messages`)).status).toBe(200);
+  });
+});
+
 describe('Resources: workspace', () => {
   it('has the spec\'s fields, no created_at, and features omit the removed surfaces', async () => {
     const w = (await api.get('/v1/workspaces/acme')).body;
