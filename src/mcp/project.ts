@@ -1,6 +1,8 @@
 import { endpoint } from '../spec/index.js';
 import { splitArgs } from './call.js';
 import type { ToolContext } from './context.js';
+import { leadLines, leadPageText } from './lead-text.js';
+import { UNTRUSTED_NOTE } from './fence.js';
 import { dropEmpty, textOf } from './shape.js';
 import type { ToolOutput } from './tool.js';
 
@@ -44,5 +46,12 @@ export async function runProjected(
     e.returns === 'list'
       ? { ...data, data: (data.data as Record<string, unknown>[]).map((item) => project(item, keep)) }
       : project(data, keep);
-  return { structured, text: textOf(structured, ctx.fence) };
+  // The default view of plain lead rows reads best as lines; anything else stays JSON.
+  const lines = opts.kind === 'lead' && fields === undefined && view !== 'full' && !args.expand?.length && !args.include?.length;
+  if (!lines) return { structured, text: textOf(structured, ctx.fence) };
+  const text =
+    e.returns === 'list'
+      ? leadPageText(structured as { data: Record<string, unknown>[]; has_more?: boolean; next_cursor?: string | null }, ctx.fence)
+      : `${UNTRUSTED_NOTE}\n${leadLines(structured as Record<string, unknown>, ctx.fence)}`;
+  return { structured, text };
 }
