@@ -1,0 +1,202 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
+
+/** The built MCP binary (test/global-setup.ts emits dist/ before any test file runs). */
+export const BIN = fileURLToPath(new URL('../../dist/src/cli/mcp.js', import.meta.url));
+
+/** A child environment without the test process's REPLY_INBOX_* variables, so only what a test passes counts. */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { ...getDefaultEnvironment(), ...extra };
+}
+
+export interface McpSession {
+  client: Client;
+  /** Everything the binary wrote on stderr so far (its logs). */
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Spawn the binary over stdio with the SDK's client, which also checks structuredContent against each outputSchema. */
+export async function startMcp(args: string[], env: Record<string, string> = {}): Promise<McpSession> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env: cleanEnv(env), stderr: 'pipe' });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const client = new Client({ name: 'e2e-test', version: '0.0.0' });
+  try {
+    await client.connect(transport);
+  } catch (e) {
+    throw new Error(`the MCP binary did not start: ${(e as Error).message}\n${err}`);
+  }
+  // The SDK checks structuredContent only against schemas it has listed: list them once up front.
+  await client.listTools();
+  return { client, stderr: () => err, close: () => client.close() };
+}
+
+export interface Ok {
+  structured: any;
+  text: string;
+  result: CallToolResult;
+}
+
+export interface ToolErrorBody {
+  error: { code: string; message: string; status: number | null; param?: string; required_scope?: string; retry_after?: number };
+  nextStep: string;
+}
+
+/** The text of the first content block. */
+export function textOf(r: CallToolResult): string {
+  const first = r.content[0];
+  expect(first?.type).toBe('text');
+  return (first as { text: string }).text;
+}
+
+/** A call that must succeed: not isError, with structuredContent. */
+export async function callOk(s: McpSession, name: string, args: Record<string, unknown> = {}): Promise<Ok> {
+  const result = (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+  if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
+  expect(result.structuredContent, `${name} has structuredContent`).toBeTypeOf('object');
+  return { structured: result.structuredContent, text: textOf(result), result };
+}
+
+/** Split an error result into its JSON line and the next-step sentence after it. */
+export function parseToolError(r: CallToolResult): ToolErrorBody {
+  expect(r.isError).toBe(true);
+  const text = textOf(r);
+  const nl = text.indexOf('\n');
+  expect(nl).toBeGreaterThan(0);
+  const body = JSON.parse(text.slice(0, nl)) as { error: ToolErrorBody['error'] };
+  return { error: body.error, nextStep: text.slice(nl + 1) };
+}
+
+/** A call that must fail as a tool error (isError), not as a protocol error. */
+export async function callErr(s: McpSession, name: string, args: Record<string, unknown> = {}): Promise<ToolErrorBody> {
+  const result = (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+  return parseToolError(result);
+}
+
+/** The effects every write answers with (general rule 7). */
+export function expectWriteEffects(structured: any): void {
+  expect(structured.effects).toBeTypeOf('object');
+  expect(structured.effects.provider_writes).toEqual([]);
+}
+
+export interface CountingProxy {
+  url: string;
+  /** Requests that reached the proxy so far, as "METHOD /path?query". */
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTP relay in front of a sandbox that records every request it receives. Counting at
+ * the socket, before the sandbox routes or authenticates, sees every request the MCP
+ * server sends, whatever its path, status or rate bucket, and no rate window can reset it.
+ */
+export async function countingProxy(target: string): Promise<CountingProxy> {
+  const upstream = new URL(target);
+  const requests: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    requests.push(`${req.method} ${req.url}`);
+    const out = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run the binary to its exit, writing `stdin` (then closing it); for flag errors and raw JSON-RPC sessions. */
+export async function runBinary(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<RunResult> {
+  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(stdin);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  // 'close' comes after stdout and stderr are drained, unlike 'exit'.
+  const [code] = (await once(child, 'close')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/**
+ * A raw JSON-RPC session over the binary's stdio: each request is written once the answer
+ * to the previous one arrived, then stdin is closed and the process runs to its exit.
+ * Returns everything written on stdout, untouched, to check nothing but JSON-RPC is there.
+ */
+export async function rawSession(args: string[], messages: Record<string, unknown>[], env: Record<string, string> = {}): Promise<RunResult> {
+  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  const waiting = new Map<unknown, () => void>();
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString('utf8');
+    for (const line of stdout.split('\n')) {
+      try {
+        const id = (JSON.parse(line) as { id?: unknown }).id;
+        waiting.get(id)?.();
+        waiting.delete(id);
+      } catch {
+        // An unfinished or non-JSON line: the test that reads stdout judges it.
+      }
+    }
+  });
+  const closed = once(child, 'close');
+  // A process that dies early answers nothing more: release whoever waits.
+  void closed.then(() => {
+    for (const release of waiting.values()) release();
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  for (const m of messages) {
+    const answered = 'id' in m ? new Promise<void>((resolve) => waiting.set(m.id, resolve)) : Promise.resolve();
+    child.stdin.write(`${JSON.stringify(m)}\n`);
+    await answered;
+  }
+  child.stdin.end();
+  const [code] = (await closed) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** Every tool's name on the server, sorted. */
+export async function toolNames(s: McpSession): Promise<string[]> {
+  const { tools } = await s.client.listTools();
+  return tools.map((t) => t.name).sort();
+}
