@@ -91,6 +91,7 @@ export class ReplyInboxClient {
   private readonly cache: ResponseCache<CallResult<unknown>>;
   private readonly userAgent: string;
   private limitsReady: Promise<void> | null;
+  private closed = false;
 
   constructor(o: ClientOptions) {
     if (typeof o.apiKey !== 'string' || o.apiKey.length === 0) throw new TypeError('apiKey is required');
@@ -164,7 +165,9 @@ export class ReplyInboxClient {
     return this.limiter.state();
   }
 
+  /** Drop queued calls (CancelledError, sent: 'no') and close the connections. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.limiter.close();
     await this.http.close();
   }
@@ -203,7 +206,7 @@ export class ReplyInboxClient {
   private async send<T>(p: Prepared, opts: CallOptions): Promise<CallResult<T>> {
     const e = p.endpoint;
     const caller = opts.signal;
-    if (caller?.aborted) throw new CancelledError(e.name, 'no');
+    if (caller?.aborted || this.closed) throw new CancelledError(e.name, 'no');
     if (e.name !== 'get_me') await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
     const deadlineMs = opts.deadlineMs ?? this.timeouts.deadlineMs;
     const deadlineAt = Date.now() + deadlineMs;
@@ -223,6 +226,8 @@ export class ReplyInboxClient {
           result = await this.limiter.run(p.buckets, signal, () => this.exchange(p, signal), attempt > 1 ? PRIORITY_AGAIN : undefined);
         } catch (err) {
           if (err instanceof Dropped) throw aborted('no', this.waitingFor(p.buckets));
+          // close() drops the calls still queued: they were never sent.
+          if (this.closed) throw new CancelledError(e.name, 'no');
           throw err;
         }
         if (result.ok) return this.shape<T>(p, result.res, attempt);
