@@ -99,7 +99,7 @@ describe('--toolsets serves only those areas; --tools adds single tools', () => 
   beforeAll(async () => {
     [only, plus] = await Promise.all([
       startMcp(['--sandbox', '--toolsets', 'leads,tasks', ...QUIET]),
-      startMcp(['--sandbox', ...QUIET], { REPLY_INBOX_TOOLSETS: 'leads,tasks', REPLY_INBOX_TOOLS: 'get_me' }),
+      startMcp(['--sandbox', '--toolsets', 'leads,tasks', '--tools', 'get_me', ...QUIET]),
     ]);
   });
   afterAll(async () => {
@@ -111,9 +111,17 @@ describe('--toolsets serves only those areas; --tools adds single tools', () => 
     for (const n of names) expect(['leads', 'tasks']).toContain(toolsetOf.get(n));
     expect(names).toEqual(ALL_TOOLS.filter((t) => t.toolset === 'leads' || t.toolset === 'tasks').map((t) => t.name).sort());
   });
-  it('--tools get_me (env twins here) adds exactly that one tool', async () => {
+  it('--tools get_me adds exactly that one tool', async () => {
     const base = await toolNames(only);
     expect(await toolNames(plus)).toEqual([...base, 'get_me'].sort());
+  });
+  it('the env twins REPLY_INBOX_TOOLSETS and REPLY_INBOX_TOOLS select the same tools as the flags', async () => {
+    const env = await startMcp(['--sandbox', ...QUIET], { REPLY_INBOX_TOOLSETS: 'leads,tasks', REPLY_INBOX_TOOLS: 'get_me' });
+    try {
+      expect(await toolNames(env)).toEqual(await toolNames(plus));
+    } finally {
+      await env.close();
+    }
   });
   it('a tool outside the selection is an unknown tool', async () => {
     await expect(only.client.callTool({ name: 'list_meetings', arguments: {} })).rejects.toThrow(/Unknown tool/);
