@@ -2,7 +2,6 @@ import Bottleneck from 'bottleneck';
 import { type Bucket, RATE_LIMITS } from '../spec/index.js';
 import { BucketAccount, type LimitSource } from './bucket.js';
 import { installFastYield } from './fast-yield.js';
-import type { Sent } from './errors.js';
 import { type RateInfo, describedBuckets } from './rate-headers.js';
 
 export type RateFigures = Record<Bucket, number> & { max_concurrent: number };
@@ -399,4 +398,3 @@ function rank(s: LimitSource): number {
   return { spec: 0, me: 1, header: 2 }[s];
 }
 
-export type { Sent };
