@@ -21,7 +21,7 @@ const raw = async (path: string) => {
   const r = await fetch(`${sandbox.baseUrl}${path}`, { headers: { authorization: `Bearer ${SANDBOX_KEYS.admin}` } });
   return (await r.text()).length;
 };
-const textBytes = (r: { content?: unknown }) =>
+const textBytes = (r: Record<string, unknown>) =>
   ((r.content ?? []) as { type: string; text?: string }[]).filter((c) => c.type === 'text').reduce((n, c) => n + Buffer.byteLength(c.text ?? ''), 0);
 
 const { tools } = await client.listTools();

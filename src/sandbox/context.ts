@@ -1,6 +1,7 @@
 import type { Endpoint } from '../spec/index.js';
 import type { Caller } from './auth.js';
 import type { FaultPlan } from './faults.js';
+import type { RateLimits } from './limits.js';
 import type { Cursors, PageRequest } from './paging.js';
 import type { Store } from './store/store.js';
 import type { WorkspaceRec } from './store/types.js';
@@ -19,6 +20,8 @@ export interface Ctx {
   readonly body: any;
   readonly cursors: Cursors;
   readonly faults: FaultPlan;
+  /** The buckets this sandbox enforces, for GET /v1/me's rate_limits. */
+  readonly limits: RateLimits;
   /** Real time, for stamping writes. */
   now(): Date;
   /** The paging part of the query. */

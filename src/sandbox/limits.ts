@@ -17,6 +17,7 @@ export interface BucketState {
 export class RateLimits {
   private readonly used = new Map<string, { window: number; count: number }>();
   private readonly inFlight = new Map<string, number>();
+  private readonly peak = new Map<string, number>();
 
   constructor(
     private readonly windowMs: number,
@@ -66,6 +67,7 @@ export class RateLimits {
     const n = this.inFlight.get(who) ?? 0;
     if (n >= this.maxConcurrent) return false;
     this.inFlight.set(who, n + 1);
+    this.peak.set(who, Math.max(this.peak.get(who) ?? 0, n + 1));
     return true;
   }
   leave(who: string): void {
@@ -74,8 +76,16 @@ export class RateLimits {
     if (n <= 0) this.inFlight.delete(who);
     else this.inFlight.set(who, n);
   }
-  /** Highest in-flight count seen per key, for tests of the client's concurrency cap. */
+  /** Requests of this key in flight right now. */
   inFlightNow(who: string): number {
     return this.inFlight.get(who) ?? 0;
+  }
+  /** The most requests of this key ever in flight at once, for tests of a client's concurrency cap. */
+  peakInFlight(who: string): number {
+    return this.peak.get(who) ?? 0;
+  }
+  /** The per-minute figures this sandbox enforces (GET /v1/me reports them). */
+  figures(): Readonly<Record<Bucket, number>> & { max_concurrent: number } {
+    return { ...this.limits, max_concurrent: this.maxConcurrent };
   }
 }

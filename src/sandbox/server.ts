@@ -105,7 +105,7 @@ export function createSandboxServer(parts: ServerParts) {
         fail('upstream_error', 'The sending platform did not answer (injected fault). Retry later.');
       }
       const ctx: Ctx = {
-        store, endpoint: e, caller, ws, path: match.path, query, body, cursors, faults,
+        store, endpoint: e, caller, ws, path: match.path, query, body, cursors, faults, limits,
         now: () => new Date(),
         page: () => ({ limit: query.limit as number | undefined, cursor: query.cursor as string | undefined, order: query.order as 'asc' | 'desc' | undefined }),
       };

@@ -164,7 +164,8 @@ export const p = {
   text(min: number, max: number): Param<string> {
     return {
       kind: 'text',
-      input: z.string().min(min).max(max),
+      // Lengths count characters (code points), as the service does, not UTF-16 units.
+      input: z.string().refine((v) => [...v].length >= min && [...v].length <= max, { message: `must be ${min}..${max} characters` }),
       toWire: (v) => v,
       fromWire(raw) {
         const n = [...raw].length;

@@ -46,18 +46,6 @@ export async function atWindowStart(windowMs: number): Promise<void> {
   await new Promise((r) => setTimeout(r, windowMs - (Date.now() % windowMs) + 15));
 }
 
-/** Record the highest number of requests the sandbox had in flight for a key. */
-export function watchInFlight(sb: Sandbox, keyId: string): { max: () => number } {
-  let max = 0;
-  const enter = sb.limits.enter.bind(sb.limits);
-  sb.limits.enter = (who: string) => {
-    const ok = enter(who);
-    if (ok && who === keyId) max = Math.max(max, sb.limits.inFlightNow(who));
-    return ok;
-  };
-  return { max: () => max };
-}
-
 /** A pino logger at trace level whose output is kept in memory. */
 export function capturedLogger(): { logger: Logger; text: () => string } {
   const chunks: string[] = [];

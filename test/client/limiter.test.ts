@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReplyInboxClient } from '../../src/client/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ADMIN_KEY_ID, atWindowStart, client, sandbox, watchInFlight, windowsOf } from './helpers.js';
+import { ADMIN_KEY_ID, atWindowStart, client, sandbox, windowsOf } from './helpers.js';
 
 const WINDOW = 1000;
 const LIMITS = { read: 8, write: 4, upstream: 2, thread: 3 };
@@ -50,7 +50,6 @@ describe('Limits: read bucket — a burst of 3× the bucket completes with zero 
 describe('Limits: mixed buckets run concurrently without one starving the others; concurrency 4 requests in flight per key', () => {
   it('reads, writes, upstream and thread calls all complete, never more than 4 in flight, zero 429', async () => {
     const w = client(sb, { limits: LIMITS });
-    const inFlight = watchInFlight(sb, ADMIN_KEY_ID);
     await fresh(w.client);
     const done: Record<string, number[]> = { read: [], write: [], upstream: [], thread: [] };
     const stamp = (k: string) => <T>(r: T) => {
@@ -64,7 +63,7 @@ describe('Limits: mixed buckets run concurrently without one starving the others
     const all = await Promise.all([...reads, ...writes, ...upstream, ...thread]);
     expect(all.every((r) => r.status < 300)).toBe(true);
     expect(w.rejected()).toEqual({ rate_limited: 0, too_many_concurrent: 0 });
-    expect(inFlight.max()).toBeLessThanOrEqual(4);
+    expect(sb.limits.peakInFlight(ADMIN_KEY_ID)).toBeLessThanOrEqual(4);
     expect(w.client.limiterState().peakInFlight).toBe(4);
     // Writes, upstream and thread calls each fit their own bucket's first window: none waits for the reads.
     const lastRead = Math.max(...done.read!);
@@ -100,14 +99,15 @@ describe('Limits: the thread figure (30 per minute) meters get_conversation and 
 });
 
 describe('Limits come from GET /v1/me rate_limits when present, else the spec figures', () => {
-  it('before any header the write bucket follows me (60); the caller may cap a bucket lower', async () => {
-    const w = client(sb, { limits: { write: 5 } });
-    expect(w.client.limiterState().buckets.find((b) => b.bucket === 'write')!.limit).toBe(5);
+  it('before any header the buckets follow me (the sandbox reports what it enforces); the caller may cap a bucket lower', async () => {
+    const w = client(sb, { limits: { write: 3 } });
+    expect(w.client.limiterState().buckets.find((b) => b.bucket === 'write')!.limit).toBe(3);
     await w.client.call('list_members', { path: { workspace: 'acme' } });
     const state = w.client.limiterState();
     const upstream = state.buckets.find((b) => b.bucket === 'upstream')!;
-    expect(upstream).toMatchObject({ limit: 10, limitSource: 'me' });
-    expect(state.buckets.find((b) => b.bucket === 'write')!.limit).toBe(5);
+    expect(upstream).toMatchObject({ limit: LIMITS.upstream, limitSource: 'me' });
+    // me says 4 writes; the caller's ceiling of 3 still wins.
+    expect(state.buckets.find((b) => b.bucket === 'write')!.limit).toBe(3);
     expect(state.maxConcurrent).toBe(4);
     await w.client.close();
   });

@@ -38,6 +38,16 @@ describe('Limits: every response carries x-ratelimit-limit, x-ratelimit-remainin
   });
 });
 
+describe('me: rate_limits reports the figures the service enforces', () => {
+  it('the spec\'s figures by default, and the sandbox\'s own when started with others', async () => {
+    api = await startTestApi();
+    expect((await api.get('/v1/me')).body.rate_limits).toEqual({ read_per_minute: 120, write_per_minute: 60, thread_per_minute: 30, upstream_per_minute: 10, max_concurrent: 4 });
+    await api.close();
+    api = await startTestApi({ bucketLimits: { read: 7, max_concurrent: 2 } });
+    expect((await api.get('/v1/me')).body.rate_limits).toMatchObject({ read_per_minute: 7, max_concurrent: 2 });
+  });
+});
+
 describe('Limits: exceeding a bucket gives 429 rate_limited with a retry-after header in whole seconds', () => {
   it('the request after the last allowed one is refused, and the window reset lets requests through again', async () => {
     const windowMs = 1000;

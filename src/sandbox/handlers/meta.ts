@@ -71,6 +71,12 @@ function capabilities() {
 
 const SESSION_TTL_MS = 30 * 86_400_000;
 
+/** The figures actually enforced (the spec's, unless the sandbox was started with others). */
+function rateLimitsOf(ctx: Ctx) {
+  const f = ctx.limits.figures();
+  return { read_per_minute: f.read, write_per_minute: f.write, thread_per_minute: f.thread, upstream_per_minute: f.upstream, max_concurrent: f.max_concurrent };
+}
+
 export const metaHandlers: Handlers = {
   get_me(ctx) {
     const { caller, store } = ctx;
@@ -99,10 +105,7 @@ export const metaHandlers: Handlers = {
         created_at: k.created_at,
         expires_at: k.expires_at,
         last_used_at: k.last_used_at,
-        rate_limits: {
-          read_per_minute: RATE_LIMITS.read, write_per_minute: RATE_LIMITS.write, thread_per_minute: RATE_LIMITS.thread,
-          upstream_per_minute: RATE_LIMITS.upstream, max_concurrent: RATE_LIMITS.max_concurrent,
-        },
+        rate_limits: rateLimitsOf(ctx),
         read_only_mode: false,
       },
     };
