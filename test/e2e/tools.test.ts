@@ -135,12 +135,37 @@ describe('Lead reads: compact views by default, fields and view=full on request'
     const { structured } = await ok('list_leads', { limit: 3, fields: ['email'] });
     for (const row of structured.data) expect(Object.keys(row).sort()).toEqual(['email', 'id', 'object']);
   });
+  it('list_leads: view=full gives the API\'s record as is, nulls included', async () => {
+    const { structured } = await ok('list_leads', { limit: 3, view: 'full' });
+    for (const row of structured.data) {
+      for (const k of ['latest_reply_id', 'indexed_at', 'last_action_at', 'booked_at', 'campaign_id', 'workspace']) expect(k in row, k).toBe(true);
+    }
+  });
   it('get_lead: the lead with the expansion asked for', async () => {
     const id = ids.leads.find((l) => store().leads.get(l.id)!.tag_ids.length > 0)!.id as string;
     const { structured } = await ok('get_lead', { lead_id: id, expand: ['tags'] });
     expect(structured.id).toBe(id);
     expect(structured.email).toBe(store().leads.get(id)!.email);
     expect(structured.tags.map((t: any) => t.id)).toEqual(store().leads.get(id)!.tag_ids);
+  });
+  it('list_replies: the lead\'s indexed replies', async () => {
+    const id = ids.leads[0].id;
+    const { structured } = await ok('list_replies', { lead_id: id });
+    expect(structured.data.map((r: any) => r.id).sort()).toEqual(store().repliesByLead.get(id).map((r) => r.id).sort());
+    for (const r of structured.data) expect(r.lead_id).toBe(id);
+  });
+  it('get_assignees: the lead\'s assignees as members', async () => {
+    const id = ids.leads[1].id;
+    const { structured } = await ok('get_assignees', { lead_id: id });
+    expect(structured.data.map((m: any) => m.id).sort()).toEqual(store().leads.get(id)!.assignments.map((a) => a.member_id).sort());
+  });
+  it('list_lead_tags and get_lead_tags: the roster and one lead\'s tags', async () => {
+    const roster = await ok('list_lead_tags');
+    expect(roster.structured.data.length).toBeGreaterThan(0);
+    for (const t of roster.structured.data) expect(t.id).toMatch(/^ltg_/);
+    const id = ids.leads[2].id;
+    const { structured } = await ok('get_lead_tags', { lead_id: id });
+    expect(structured.data.map((t: any) => t.id)).toEqual(store().leads.get(id)!.tag_ids);
   });
 });
 
@@ -166,28 +191,6 @@ describe('Compact lead views: expanded records keep the fields their published o
       expect(r.structuredContent).toBeTypeOf('object');
     },
   );
-});
-
-describe('Lead reads, continued', () => {
-  it('list_replies: the lead\'s indexed replies', async () => {
-    const id = ids.leads[0].id;
-    const { structured } = await ok('list_replies', { lead_id: id });
-    expect(structured.data.map((r: any) => r.id).sort()).toEqual(store().repliesByLead.get(id).map((r) => r.id).sort());
-    for (const r of structured.data) expect(r.lead_id).toBe(id);
-  });
-  it('get_assignees: the lead\'s assignees as members', async () => {
-    const id = ids.leads[1].id;
-    const { structured } = await ok('get_assignees', { lead_id: id });
-    expect(structured.data.map((m: any) => m.id).sort()).toEqual(store().leads.get(id)!.assignments.map((a) => a.member_id).sort());
-  });
-  it('list_lead_tags and get_lead_tags: the roster and one lead\'s tags', async () => {
-    const roster = await ok('list_lead_tags');
-    expect(roster.structured.data.length).toBeGreaterThan(0);
-    for (const t of roster.structured.data) expect(t.id).toMatch(/^ltg_/);
-    const id = ids.leads[2].id;
-    const { structured } = await ok('get_lead_tags', { lead_id: id });
-    expect(structured.data.map((t: any) => t.id)).toEqual(store().leads.get(id)!.tag_ids);
-  });
 });
 
 describe('Lead writes: every write answers with effects including provider_writes [] and changes the store', () => {
