@@ -14,6 +14,8 @@ export const UNTRUSTED_NOTE =
  * text from a human reviewer or reorder what the model sees.
  */
 const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u206A-\u206F\uFEFF\u00AD\u180E\u061C]/g;
+/** Anything that looks like the start of a fence tag, spaced or not: `<untrusted`, `< /untrusted`, `</ untrusted`. */
+const FAKE_TAG = /<\s*(\/?)\s*untrusted/gi;
 /** C0/C1 control characters other than tab and newline. */
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 
@@ -30,13 +32,13 @@ export class Fence {
   /** Wrap outside text; any look-alike of a fence tag inside it is defanged. */
   wrap(text: string | null | undefined, label: string): string {
     if (text === null || text === undefined || text === '') return '';
-    const clean = neutralise(text).replace(/<(\/?)\s*untrusted/gi, '‹$1untrusted');
+    const clean = neutralise(text).replace(FAKE_TAG, '‹$1untrusted');
     return `<${this.tag} source="${label.replace(/[^a-z0-9 _.-]/gi, '')}">\n${clean}\n</${this.tag}>`;
   }
   /** A short field (a name, a subject) fenced inline; the JSON key or heading already says what it is. */
   inline(text: string | null | undefined): string {
     if (text === null || text === undefined || text === '') return '—';
-    const clean = neutralise(text).replace(/\n+/g, ' ').replace(/<(\/?)\s*untrusted/gi, '‹$1untrusted');
+    const clean = neutralise(text).replace(/\n+/g, ' ').replace(FAKE_TAG, '‹$1untrusted');
     return `<${this.tag}>${clean}</${this.tag}>`;
   }
 }

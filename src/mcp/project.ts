@@ -3,7 +3,7 @@ import { splitArgs } from './call.js';
 import type { ToolContext } from './context.js';
 import { leadLines, leadPageText } from './lead-text.js';
 import { UNTRUSTED_NOTE } from './fence.js';
-import { dropEmpty, textOf } from './shape.js';
+import { textOf } from './shape.js';
 import type { ToolOutput } from './tool.js';
 
 interface ViewArgs {
@@ -13,12 +13,19 @@ interface ViewArgs {
   include?: string[];
 }
 
-/** Keep the chosen fields (and whatever was expanded on request); compact views drop empty values. */
+/**
+ * Keep the chosen fields (and whatever was expanded on request). Empty values are left
+ * out at the lead's own level only: embedded records (assignees, tasks…) stay whole, as
+ * their schemas say.
+ */
 function project(item: Record<string, unknown>, keep: ReadonlySet<string> | null): Record<string, unknown> {
   if (!keep) return item;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(item)) if (keep.has(k)) out[k] = v;
-  return dropEmpty(out) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(item)) {
+    if (!keep.has(k) || v === null || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
+    out[k] = v;
+  }
+  return out;
 }
 
 /**

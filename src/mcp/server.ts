@@ -53,8 +53,12 @@ function argumentError(tool: ToolDef, error: z.ZodError): ValidationError {
   const param = issue.path.map(String).join('.') || undefined;
   const top = String(issue.path[0] ?? '');
   const kind = tool.endpoint.pathIds[top];
-  const isId = (kind !== undefined && kind !== 'workspace') || /_ids?$/.test(top);
-  return new ValidationError(isId ? 'invalid_id' : 'invalid_request', tool.name, `Argument '${param ?? '(arguments)'}': ${issue.message}.`, param);
+  const pathId = kind !== undefined && kind !== 'workspace';
+  // As the API answers: a bad path id is a malformed id; in a body or filter, invalid_id is for
+  // an id of the wrong shape or kind, while a wrong type or count of ids is invalid_request.
+  const badShape = issue.code === 'invalid_format' || issue.code === 'custom';
+  const code = pathId || (/_ids?$/.test(top) && badShape) ? 'invalid_id' : 'invalid_request';
+  return new ValidationError(code, tool.name, `Argument '${param ?? '(arguments)'}': ${issue.message}.`, param);
 }
 
 /**
