@@ -18,6 +18,7 @@ export class RateLimits {
   private readonly used = new Map<string, { window: number; count: number }>();
   private readonly inFlight = new Map<string, number>();
   private readonly peak = new Map<string, number>();
+  private readonly refused = new Map<string, { rate_limited: number; too_many_concurrent: number }>();
 
   constructor(
     private readonly windowMs: number,
@@ -83,6 +84,16 @@ export class RateLimits {
   /** The most requests of this key ever in flight at once, for tests of a client's concurrency cap. */
   peakInFlight(who: string): number {
     return this.peak.get(who) ?? 0;
+  }
+  /** Count a 429 answered to this key. */
+  refuse(who: string, code: 'rate_limited' | 'too_many_concurrent'): void {
+    const r = this.refused.get(who) ?? { rate_limited: 0, too_many_concurrent: 0 };
+    r[code]++;
+    this.refused.set(who, r);
+  }
+  /** The 429s answered to this key so far: what benchmarks and tests of a client's limiter count. */
+  refusals(who: string): { rate_limited: number; too_many_concurrent: number } {
+    return { ...(this.refused.get(who) ?? { rate_limited: 0, too_many_concurrent: 0 }) };
   }
   /** The per-minute figures this sandbox enforces (GET /v1/me reports them). */
   figures(): Readonly<Record<Bucket, number>> & { max_concurrent: number } {

@@ -84,6 +84,7 @@ export function createSandboxServer(parts: ServerParts) {
       who = caller.key.id;
       buckets = bucketsFor(e, Object.fromEntries(url.searchParams));
       if (!limits.enter(who)) {
+        limits.refuse(who, 'too_many_concurrent');
         throw new SandboxError('too_many_concurrent', `More than ${limits.maxConcurrent} requests in flight for this key.`, { retry_after: 1 });
       }
       entered = true;
@@ -91,6 +92,7 @@ export function createSandboxServer(parts: ServerParts) {
       if (faults.faults.latency_ms > 0) await sleep(faults.faults.latency_ms);
       const exhausted = limits.spend(who, buckets);
       if (exhausted) {
+        limits.refuse(who, 'rate_limited');
         const retry = Math.max(1, Math.ceil(exhausted.resetInMs / 1000));
         throw new SandboxError('rate_limited', `The ${exhausted.bucket} bucket is exhausted for this key.`, { retry_after: retry });
       }

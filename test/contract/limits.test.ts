@@ -65,6 +65,7 @@ describe('Limits: exceeding a bucket gives 429 rate_limited with a retry-after h
     expect(refused!.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(refused!.body.error.retry_after).toBe(Number(refused!.headers.get('retry-after')));
     expect(refused!.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(api.sandbox.limits.refusals('key_admin001')).toEqual({ rate_limited: 1, too_many_concurrent: 0 });
     await atWindowStart(windowMs);
     expect((await api.get('/v1/me')).status).toBe(200);
   });
@@ -102,6 +103,7 @@ describe('Limits: concurrency, 4 requests in flight per key; more gives 429 too_
       expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
     }
     // Another key has its own four slots.
+    expect(api.sandbox.limits.refusals('key_admin001').too_many_concurrent).toBe(2);
     const other = await api.get('/v1/me', { key: 'rep' });
     expect(other.status).toBe(200);
   });
