@@ -18,6 +18,7 @@ export const FLAGS = {
   toolsets: { env: 'REPLY_INBOX_TOOLSETS', type: 'string', help: `Comma list of areas to serve: ${TOOLSETS.join(', ')} (default all).` },
   tools: { env: 'REPLY_INBOX_TOOLS', type: 'string', help: 'Comma list of single tools to serve besides --toolsets.' },
   'log-level': { env: 'REPLY_INBOX_LOG_LEVEL', type: 'string', help: `${LOG_LEVELS.join('|')} (default info; logs go to stderr).` },
+  'scope-refresh-seconds': { env: 'REPLY_INBOX_SCOPE_REFRESH_SECONDS', type: 'string', help: 'Seconds between re-reads of GET /v1/me that follow changes of the key\'s scopes (default 300; 0 turns it off).' },
 } as const;
 export type FlagName = keyof typeof FLAGS;
 
@@ -34,6 +35,7 @@ const configSchema = z.strictObject({
   toolsets: z.array(z.enum(TOOLSETS as [Toolset, ...Toolset[]])).optional(),
   tools: z.array(z.enum(TOOL_NAMES as [string, ...string[]])).optional(),
   logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]),
+  scopeRefreshSeconds: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().max(86_400)),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -60,6 +62,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     toolsets: csv(str('toolsets')),
     tools: csv(str('tools')),
     logLevel: str('log-level') ?? 'info',
+    scopeRefreshSeconds: str('scope-refresh-seconds') ?? '300',
   };
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
