@@ -1,0 +1,46 @@
+/**
+ * npm run bench: what agents and operators pay, in rate budget, context tokens and time.
+ * Each section starts its own sandbox. Results go to bench/results.json and stdout.
+ *
+ *   npm run bench                       every section
+ *   npm run bench -- --only tokens,scale
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { parseArgs } from 'node:util';
+import { ROOT, type Section, table } from './lib.js';
+
+const SECTIONS: Record<string, () => Promise<Section[]>> = {
+  budget: async () => (await import('./budget.js')).budget(),
+  shared: async () => (await import('./shared-budget.js')).sharedBudget(),
+  overhead: async () => (await import('./overhead.js')).overhead(),
+  tokens: async () => (await import('./tokens.js')).tokens(),
+  start: async () => (await import('./start.js')).start(),
+  scale: async () => (await import('./scale.js')).scale(),
+};
+
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+const chosen = values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(SECTIONS);
+const unknown = chosen.filter((c) => !SECTIONS[c]);
+if (unknown.length) {
+  process.stderr.write(`bench: unknown section ${unknown.join(', ')} (known: ${Object.keys(SECTIONS).join(', ')})\n`);
+  process.exit(2);
+}
+
+const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform };
+process.stdout.write(`reply-inbox-mcp benchmarks: ${machine.cores} cores (${machine.cpu}), ${machine.memory_gib} GiB, Node ${machine.node}\n`);
+const started = Date.now();
+const results: Record<string, Section[]> = {};
+for (const name of chosen) {
+  const t = Date.now();
+  const sections = await SECTIONS[name]!();
+  results[name] = sections;
+  for (const s of sections) {
+    process.stdout.write(`\n## ${s.title}\n${s.note}\n\n${table(s)}\n`);
+    for (const w of s.warnings ?? []) process.stdout.write(`\n> ${w}\n`);
+  }
+  process.stdout.write(`\n(${name}: ${((Date.now() - t) / 1000).toFixed(1)} s)\n`);
+}
+await mkdir(`${ROOT}bench`, { recursive: true });
+await writeFile(`${ROOT}bench/results.json`, `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, results }, null, 2)}\n`);
+process.stdout.write(`\nWrote bench/results.json (${((Date.now() - started) / 1000).toFixed(0)} s in all).\n`);

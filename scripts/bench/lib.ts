@@ -1,0 +1,68 @@
+/** What every benchmark section shares: statistics, tables, sandboxes and MCP sessions. */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+export const MCP_BIN = `${ROOT}dist/src/cli/mcp.js`;
+export const ANCHOR = '2026-11-20T12:00:00Z';
+
+export type Cell = string | number | null;
+export interface Section {
+  title: string;
+  /** What the figures mean for a user, in a sentence or two. */
+  note: string;
+  columns: string[];
+  rows: Cell[][];
+  /** Anything a reader must know: a skip, a warning. */
+  warnings?: string[];
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+export const median = (values: readonly number[]) => percentile(values, 50);
+export const round = (n: number, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
+
+export function table(s: Section): string {
+  const head = `| ${s.columns.join(' | ')} |`;
+  const rule = `|${s.columns.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`;
+  const body = s.rows.map((r) => `| ${r.map((c) => (c === null ? '—' : String(c))).join(' | ')} |`);
+  return [head, rule, ...body].join('\n');
+}
+
+export function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  return startSandbox({ port: 0, logLevel: 'silent', now: ANCHOR, ...options });
+}
+
+/** An MCP session over stdio with the built binary, against an API of our choosing. */
+export async function mcpSession(sb: Sandbox, opts: { key?: string; args?: string[] } = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MCP_BIN, '--log-level', 'silent', ...(opts.args ?? [])],
+    env: { ...process.env, REPLY_INBOX_API_KEY: opts.key ?? sb.keys.admin, REPLY_INBOX_BASE_URL: sb.baseUrl, REPLY_INBOX_WORKSPACE: 'acme' } as Record<string, string>,
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'reply-inbox-bench', version: '1' });
+  await client.connect(transport);
+  return { client, pid: transport.pid, close: () => client.close() };
+}
+
+/** Wait until just after a rate window starts, so a run's windows are whole. */
+export async function windowStart(windowMs: number): Promise<void> {
+  await new Promise((r) => setTimeout(r, windowMs - (Date.now() % windowMs) + 10));
+}
+
+/** Resident set size of a process, from /proc (Linux). */
+export async function rssMiB(pid: number | null | undefined): Promise<number | null> {
+  if (!pid) return null;
+  try {
+    const { readFile } = await import('node:fs/promises');
+    const m = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Overhead: an MCP tools/call over stdio against a direct undici request to the same
+ * sandbox (rate limits off, so only our code is measured), and the client's limiter alone.
+ */
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import { ReplyInboxClient } from '../../src/client/index.js';
+import { type Section, mcpSession, median, percentile, round, sandbox } from './lib.js';
+
+const N = 200;
+
+export async function overhead(): Promise<Section[]> {
+  const sb = await sandbox({ rateLimits: false });
+  const s = await mcpSession(sb);
+  const lead = sb.store.sortedLeads('acme').at(-1)!.id;
+  const dispatcher = new Agent({ connections: 1 });
+  const headers = { authorization: `Bearer ${sb.keys.admin}` };
+  const direct = (path: string) => async () => {
+    const r = await request(`${sb.baseUrl}${path}`, { headers, dispatcher });
+    await r.body.json();
+  };
+  const viaMcp = (name: string, args: Record<string, unknown>) => async () => {
+    const r = await s.client.callTool({ name, arguments: args });
+    if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.content)}`);
+  };
+  const cases = [
+    ['get_lead', direct(`/v1/workspaces/acme/leads/${lead}`), viaMcp('get_lead', { lead_id: lead })],
+    ['list_leads (20)', direct('/v1/workspaces/acme/leads?limit=20'), viaMcp('list_leads', { limit: 20 })],
+    ['get_conversation', direct(`/v1/workspaces/acme/leads/${lead}/messages?limit=50&order=desc`), viaMcp('get_conversation', { lead_id: lead })],
+  ] as const;
+  const rows = [];
+  for (const [name, api, tool] of cases) {
+    const a: number[] = [];
+    const m: number[] = [];
+    for (let i = 0; i < 20; i++) await api(), await tool();
+    // Interleaved, so both see the same sandbox and machine state: the ratio is measured in one run.
+    for (let i = 0; i < N; i++) {
+      let t = performance.now();
+      await api();
+      a.push(performance.now() - t);
+      t = performance.now();
+      await tool();
+      m.push(performance.now() - t);
+    }
+    rows.push([name, round(median(a)), round(percentile(a, 95)), round(median(m)), round(percentile(m, 95)), round(median(m) - median(a)), round(median(m) / median(a), 1)]);
+  }
+  await s.close();
+
+  // The client's own cost per call: the rate limiter's queue steps, over bare undici, with
+  // bottleneck's stock setTimeout(0) yields and with ours (setImmediate, src/client/fast-yield.ts).
+  const fast = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
+  const stock = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent', fastYield: false });
+  const bare: number[] = [];
+  const ours: number[] = [];
+  const stockTimes: number[] = [];
+  const time = async (into: number[], f: () => Promise<unknown>) => {
+    const t = performance.now();
+    await f();
+    into.push(performance.now() - t);
+  };
+  for (let i = 0; i < N; i++) {
+    await time(bare, direct('/v1/workspaces/acme/members'));
+    await time(ours, () => fast.call('list_members', { path: { workspace: 'acme' } }));
+    await time(stockTimes, () => stock.call('list_members', { path: { workspace: 'acme' } }));
+  }
+  await fast.close();
+  await stock.close();
+  await dispatcher.close();
+  await sb.close();
+  return [
+    {
+      title: 'Overhead: an MCP tool call against a direct API request',
+      note: `Median and p95 over ${N} calls each, interleaved, against one sandbox with rate limits off. The added milliseconds are what the server adds to every tool call (JSON-RPC over stdio, validation, the limiter, shaping and fencing); the model's own latency dwarfs them.`,
+      columns: ['call', 'direct p50 (ms)', 'direct p95 (ms)', 'MCP p50 (ms)', 'MCP p95 (ms)', 'added p50 (ms)', 'ratio'],
+      rows,
+    },
+    {
+      title: 'Overhead: the client and its rate limiter',
+      note: 'list_members through ReplyInboxClient (bucket reservoir + concurrency cap on bottleneck) against the same request with bare undici.',
+      columns: ['path', 'p50 (ms)', 'p95 (ms)', 'added p50 (ms)'],
+      rows: [
+        ['bare undici', round(median(bare)), round(percentile(bare, 95)), 0],
+        ['ReplyInboxClient (as shipped)', round(median(ours)), round(percentile(ours, 95)), round(median(ours) - median(bare))],
+        ['ReplyInboxClient with stock bottleneck yields', round(median(stockTimes)), round(percentile(stockTimes, 95)), round(median(stockTimes) - median(bare))],
+      ],
+    },
+  ];
+}
