@@ -1,0 +1,141 @@
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { publishedTool } from '../src/mcp/server.js';
+import type { ToolDef } from '../src/mcp/tool.js';
+import { ALL_TOOLS } from '../tools/index.js';
+
+/**
+ * docs/tools.md, written from the registry and the schemas tools/list publishes, so the
+ * reference cannot say anything the server does not. `npm run docs:tools` rewrites it;
+ * test/ship/tools-doc.test.ts fails when it is stale.
+ */
+
+type Schema = Record<string, any>;
+
+export const TOOLS_DOC = fileURLToPath(new URL('../docs/tools.md', import.meta.url));
+
+const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+const code = (v: unknown) => `\`${typeof v === 'string' ? v : JSON.stringify(v)}\``;
+
+/** A JSON Schema as a short phrase a person reads in a table cell. */
+export function typeOf(s: Schema | undefined): string {
+  if (!s || Object.keys(s).length === 0 || (Object.keys(s).length === 1 && 'description' in s)) return 'any';
+  if (s.anyOf) return (s.anyOf as Schema[]).map(typeOf).join(' or ');
+  if (Array.isArray(s.type)) return (s.type as string[]).map((t) => typeOf({ ...s, type: t })).join(' or ');
+  if (s.const !== undefined) return code(s.const);
+  if (s.enum) return (s.enum as unknown[]).map(code).join(' / ');
+  const range = (lo: unknown, hi: unknown, unit = '') =>
+    lo !== undefined && hi !== undefined ? ` ${lo}–${hi}${unit}` : lo !== undefined ? ` ≥ ${lo}${unit}` : hi !== undefined ? ` ≤ ${hi}${unit}` : '';
+  switch (s.type) {
+    case 'null':
+      return 'null';
+    case 'string': {
+      const id = typeof s.pattern === 'string' ? /^\^([a-z]+_)\[/.exec(s.pattern) : null;
+      if (id) return `id \`${id[1]}…\``;
+      if (s.format) return `string (${s.format})`;
+      return `string${range(s.minLength, s.maxLength, ' chars')}`;
+    }
+    case 'integer':
+    case 'number':
+      return `${s.type}${range(s.minimum, s.maximum)}`;
+    case 'boolean':
+      return 'boolean';
+    case 'array':
+    {
+      const count = s.minItems === 1 && s.maxItems === undefined ? ' (non-empty)' : range(s.minItems, s.maxItems).replace(/^ (.*)$/, ' ($1 items)');
+      return `array${count} of ${typeOf(s.items)}`;
+    }
+    case 'object':
+      if (s.properties) return `object {${Object.keys(s.properties as Schema).join(', ')}}`;
+      if (s.additionalProperties && typeof s.additionalProperties === 'object') return `object of ${typeOf(s.additionalProperties as Schema)}`;
+      return 'object';
+    default:
+      return 'any';
+  }
+}
+
+function annotationLine(a: Record<string, unknown>): string {
+  const kind = a.readOnlyHint ? 'read-only' : 'write';
+  const flags = [
+    `readOnlyHint ${a.readOnlyHint}`,
+    `destructiveHint ${a.destructiveHint}`,
+    `idempotentHint ${a.idempotentHint}`,
+    `openWorldHint ${a.openWorldHint}`,
+  ];
+  return `${kind} (${flags.join(', ')})`;
+}
+
+function parametersTable(input: Schema): string[] {
+  const props = (input.properties ?? {}) as Record<string, Schema>;
+  const required = new Set<string>((input.required as string[] | undefined) ?? []);
+  const names = Object.keys(props);
+  if (names.length === 0) return ['No parameters.'];
+  return [
+    '| parameter | type | required | description |',
+    '|---|---|---|---|',
+    ...names.map((n) => `| \`${n}\` | ${cell(typeOf(props[n]))} | ${required.has(n) ? 'yes' : 'no'} | ${cell(props[n]!.description ?? '')} |`),
+  ];
+}
+
+/** What comes back, from the published output schema: the envelope, the record kind, its fields. */
+export function returnsOf(output: Schema): string {
+  const props = (output.properties ?? {}) as Record<string, Schema>;
+  const fields = (p: Record<string, Schema>) => Object.keys(p).filter((k) => k !== 'object').map(code).join(', ');
+  if (props.object?.const === 'list') {
+    const item = (props.data?.items ?? {}) as Schema;
+    const kind = item.properties?.object?.const as string | undefined;
+    const envelope = Object.keys(props).filter((k) => k !== 'data').map(code).join(', ');
+    const itemFields = item.properties ? ` Each item has ${fields(item.properties as Record<string, Schema>)}.` : '';
+    return `A page: \`data\` is an array of ${kind ? code(kind) : 'records'} objects; the page also has ${envelope}.${itemFields}`;
+  }
+  const kind = props.object?.const as string | undefined;
+  const what = kind ? `A ${code(kind)} object` : 'An object';
+  const effects = props.effects ? ", with the API's `effects` object (what the call changed; `provider_writes` is always `[]`)" : '';
+  return `${what}${effects}. Fields: ${fields(props)}.`;
+}
+
+function toolSection(t: ToolDef): string[] {
+  const p = publishedTool(t);
+  const e = t.endpoint;
+  return [
+    `### \`${p.name}\``,
+    '',
+    `**${p.title}**. Toolset \`${t.toolset}\`; calls \`${e.method} ${e.path}\`; scope \`${e.scope ?? 'none'}\`; rate bucket \`${e.bucket}\`.`,
+    '',
+    `Annotations: ${annotationLine(p.annotations as Record<string, unknown>)}.`,
+    '',
+    p.description,
+    '',
+    ...parametersTable(p.inputSchema as Schema),
+    '',
+    `Returns: ${returnsOf(p.outputSchema as Schema)}`,
+    '',
+    `API errors of its own, besides those of keys, scopes and rate limits: ${e.errors.length ? e.errors.map(code).join(', ') : 'none'}.`,
+    '',
+  ];
+}
+
+export function renderToolsDoc(tools: readonly ToolDef[]): string {
+  const toolsets = [...new Set(tools.map((t) => t.toolset))];
+  return [
+    '# Tool reference',
+    '',
+    '<!-- Generated by scripts/gen-tools-doc.ts from the registry (tools/index.ts); do not edit. Run `npm run docs:tools`. -->',
+    '',
+    `Every tool the server can serve (${tools.length}), as \`tools/list\` publishes it. A key sees only the tools its`,
+    'scopes allow; `--read-only` hides every write; `--toolsets` and `--tools` choose the rest. Arguments are strict:',
+    'an unknown one is refused before any request. `workspace` is optional wherever the server has a default.',
+    'Errors come back as tool results with `isError: true`: the API\'s error envelope and one sentence on what to do next.',
+    '',
+    '| toolset | tools |',
+    '|---|---|',
+    ...toolsets.map((ts) => `| ${ts} | ${tools.filter((t) => t.toolset === ts).map((t) => `[\`${t.name}\`](#${t.name})`).join(', ')} |`),
+    '',
+    ...toolsets.flatMap((ts) => [`## ${ts}`, '', ...tools.filter((t) => t.toolset === ts).flatMap(toolSection)]),
+  ].join('\n');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  writeFileSync(TOOLS_DOC, renderToolsDoc(ALL_TOOLS));
+  process.stderr.write(`wrote ${TOOLS_DOC}\n`);
+}
