@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from '../log.js';
 import { API_KEY_FORMAT, type Toolset, TOOL_ENDPOINTS, workspaceSchema } from '../spec/index.js';
 import { SANDBOX_KEYS, type SandboxKeyName } from '../sandbox/index.js';
+import { type Listen, isLoopback, parseListen } from '../mcp/http-listen.js';
 
 export const TOOLSETS = [...new Set(TOOL_ENDPOINTS.map((e) => e.toolset!))] as Toolset[];
 const TOOL_NAMES = TOOL_ENDPOINTS.map((e) => e.name);
@@ -19,6 +20,11 @@ export const FLAGS = {
   tools: { env: 'REPLY_INBOX_TOOLS', type: 'string', help: 'Comma list of single tools to serve besides --toolsets.' },
   'log-level': { env: 'REPLY_INBOX_LOG_LEVEL', type: 'string', help: `${LOG_LEVELS.join('|')} (default info; logs go to stderr).` },
   'scope-refresh-seconds': { env: 'REPLY_INBOX_SCOPE_REFRESH_SECONDS', type: 'string', help: 'Seconds between re-reads of GET /v1/me that follow changes of the key\'s scopes (default 300; 0 turns it off).' },
+  http: { env: 'REPLY_INBOX_HTTP', type: 'string', help: 'Serve MCP over Streamable HTTP at /mcp on [host:]port (default host 127.0.0.1) instead of stdio.' },
+  'http-token': { env: 'REPLY_INBOX_HTTP_TOKEN', type: 'string', help: 'With --http: a secret clients send as Authorization: Bearer; the server then acts with its own key (--api-key or --sandbox).' },
+  'allowed-hosts': { env: 'REPLY_INBOX_ALLOWED_HOSTS', type: 'string', help: 'With --http: comma list of host names clients reach this server by (Host and Origin are checked); * accepts any. Default: loopback names.' },
+  'max-sessions': { env: 'REPLY_INBOX_MAX_SESSIONS', type: 'string', help: 'With --http: MCP sessions held at once (default 100); more get 503.' },
+  redis: { env: 'REPLY_INBOX_REDIS_URL', type: 'string', help: 'redis://… shared by every instance: each key\'s rate buckets and concurrency live there (default: in-process).' },
 } as const;
 export type FlagName = keyof typeof FLAGS;
 
@@ -36,6 +42,19 @@ const configSchema = z.strictObject({
   tools: z.array(z.enum(TOOL_NAMES as [string, ...string[]])).optional(),
   logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]),
   scopeRefreshSeconds: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().max(86_400)),
+  http: z
+    .string()
+    .transform((s, ctx): Listen => {
+      const listen = parseListen(s);
+      if (listen) return listen;
+      ctx.addIssue({ code: 'custom', message: 'expected [host:]port, e.g. 8080 or 0.0.0.0:8080' });
+      return z.NEVER;
+    })
+    .optional(),
+  httpToken: z.string().min(16, 'use a secret of at least 16 characters').optional(),
+  allowedHosts: z.array(z.string().regex(/^(\*|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host names, e.g. mcp.example.com,localhost')).optional(),
+  maxSessions: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
+  redis: z.url({ protocol: /^rediss?$/, error: 'expected redis://host:port or rediss://…' }).optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 
@@ -63,6 +82,11 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     tools: csv(str('tools')),
     logLevel: str('log-level') ?? 'info',
     scopeRefreshSeconds: str('scope-refresh-seconds') ?? '300',
+    http: str('http'),
+    httpToken: str('http-token'),
+    allowedHosts: csv(str('allowed-hosts')),
+    maxSessions: str('max-sessions') ?? '100',
+    redis: str('redis'),
   };
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
@@ -72,7 +96,15 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     throw new ConfigError(`--${flag}: ${issue.message}`);
   }
   const c = parsed.data;
-  if (!c.sandbox) {
+  checkHttp(c);
+  // Over HTTP without --http-token each request brings its own key: the server holds none.
+  const keyFromRequests = c.http !== undefined && c.httpToken === undefined;
+  if (keyFromRequests && c.apiKey) {
+    throw new ConfigError('With --http each request brings its key (Authorization: Bearer). To serve with a configured key, protect the endpoint with --http-token.');
+  }
+  if (keyFromRequests && !c.sandbox) {
+    if (!c.baseUrl) throw new ConfigError('No API root: set REPLY_INBOX_BASE_URL (or --base-url).');
+  } else if (!c.sandbox) {
     if (!c.apiKey) throw new ConfigError('No API key: set REPLY_INBOX_API_KEY (or --api-key), or run against the embedded sandbox with --sandbox.');
     const m = API_KEY_FORMAT.exec(c.apiKey);
     if (!m) throw new ConfigError('The API key is malformed: expected rik_live_<8-char handle>_<32-char secret>.');
@@ -84,7 +116,19 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
   return c;
 }
 
+/** The HTTP flags make sense only together: a token or a host list without --http is a mistake, and so is an open bind without a host list. */
+function checkHttp(c: Config): void {
+  if (c.http === undefined) {
+    if (c.httpToken !== undefined) throw new ConfigError('--http-token protects the HTTP endpoint: use it with --http.');
+    if (c.allowedHosts !== undefined) throw new ConfigError('--allowed-hosts checks requests to the HTTP endpoint: use it with --http.');
+    return;
+  }
+  if (!isLoopback(c.http.host) && c.allowedHosts === undefined) {
+    throw new ConfigError(`--allowed-hosts: listening on ${c.http.host}, list the host names clients use to reach this server (or * when a proxy in front checks Host).`);
+  }
+}
+
 export function usage(): string {
   const rows = Object.entries(FLAGS).map(([k, f]) => `  --${k.padEnd(14)} ${f.env.padEnd(26)} ${f.help}`);
-  return ['reply-inbox-mcp: an MCP server (stdio) for the Reply Inbox API v1', '', 'Flags (env twin in the second column):', ...rows, '  -h, --help', ''].join('\n');
+  return ['reply-inbox-mcp: an MCP server (stdio, or Streamable HTTP with --http) for the Reply Inbox API v1', '', 'Flags (env twin in the second column):', ...rows, '  -h, --help', ''].join('\n');
 }
