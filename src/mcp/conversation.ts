@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { htmlToText } from '../spec/index.js';
 import type { ToolContext } from './context.js';
 import { UNTRUSTED_NOTE } from './fence.js';
 import type { ToolOutput } from './tool.js';
@@ -30,23 +31,6 @@ interface ConversationArgs {
 }
 
 const DEFAULT_BODY_CHARS = 2_000;
-
-/** Plain text from HTML when the API gives no body_text: tags collapsed, entities of the common kind decoded. */
-function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, '')
-    .replace(/<br\s*\/?>(\s*)/gi, '\n')
-    .replace(/<\/(p|div|li|tr|h\d)>/gi, '\n')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
 
 /** Fold quoted history (lines starting with '>' and the "On … wrote:" line before them). */
 export function foldQuotes(text: string): { text: string; folded: number } {

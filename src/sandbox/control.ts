@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { htmlToText, paragraphsToHtml } from './seed/conversations.js';
+import { htmlToText } from '../spec/index.js';
+import { paragraphsToHtml } from './seed/conversations.js';
 import { previewOf } from './seed/leads.js';
 import { iso } from './seed/time.js';
 import type { Store } from './store/store.js';

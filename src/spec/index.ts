@@ -6,3 +6,4 @@ export * from './endpoints.js';
 export * from './resources.js';
 export * from './errors.js';
 export * from './keys.js';
+export * from './text.js';

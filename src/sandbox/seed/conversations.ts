@@ -5,6 +5,7 @@
  * in between; some leads have sibling threads, attachments and HTML bodies.
  */
 import { Rng } from '../rng.js';
+import { htmlToText } from '../../spec/index.js';
 import type { Store } from '../store/store.js';
 import type { AttachmentRec, LeadRec, MessageRec, ReplyRec } from '../store/types.js';
 import { type SpecialKey, replyParagraphs, specialOf } from './leads.js';
@@ -28,24 +29,6 @@ const FILES = ['signed-nda.pdf', 'requirements.xlsx', 'org-chart.png', 'pricing-
 
 export function escapeHtml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-/** body_text: the HTML with tags collapsed, fit for reading (not sanitized, not for rendering). */
-export function htmlToText(html: string): string {
-  return html
-    .replace(/<br\s*\/?>/gi, '\n')
-    .replace(/<\/(p|div|li|h\d|blockquote)>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/[ \t]+/g, ' ')
-    .replace(/ *\n */g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
 }
 
 export function paragraphsToHtml(paragraphs: readonly string[]): string {
