@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../src/mcp/tool.js';
 import { runConversation, runDownload } from '../src/mcp/conversation.js';
+import { leadLink } from '../src/mcp/links.js';
 
 const message = z.looseObject({
   id: z.string(),
@@ -36,7 +37,11 @@ export const conversationTools = [
       messages: z.array(message),
       meta: z.looseObject({ truncated: z.boolean(), sibling_cap_reached: z.boolean(), cache_age_seconds: z.number().int() }),
     }),
-    run: runConversation,
+    // The lead (assignees, open tasks, tags) as a resource link, for a client to attach without another call.
+    run: async (ctx, args) => {
+      const out = await runConversation(ctx, args);
+      return { ...out, extraContent: [leadLink(ctx.workspace(args), String(args.lead_id))] };
+    },
   }),
   defineTool({
     endpoint: 'download_attachment',

@@ -3,6 +3,7 @@ import { defineTool } from '../src/mcp/tool.js';
 import { listOf, listOutput, objectOf, withEffects } from '../src/mcp/outputs.js';
 import { leadResource } from '../src/spec/index.js';
 import { runProjected } from '../src/mcp/project.js';
+import { conversationLink } from '../src/mcp/links.js';
 
 /** The fields a triage decision needs; everything else is one `fields` or `view: "full"` away. */
 export const LEAD_TRIAGE_FIELDS = [
@@ -44,7 +45,11 @@ export const leadTools = [
     docs: { expand: 'Embed related records: assignees, open_tasks, tags, notes, meetings (at most 3).', include: 'sdr_notes: the team playbook for this lead (upstream bucket).' },
     extra: VIEW_ARGS,
     output: compactLead,
-    run: (ctx, args) => runProjected(ctx, 'get_lead', args, { kind: 'lead', defaults: LEAD_TRIAGE_FIELDS }),
+    // The conversation as a resource link: a client can attach it as context without a get_conversation call.
+    run: async (ctx, args) => {
+      const out = await runProjected(ctx, 'get_lead', args, { kind: 'lead', defaults: LEAD_TRIAGE_FIELDS });
+      return { ...out, extraContent: [conversationLink(ctx.workspace(args), args.lead_id)] };
+    },
   }),
   defineTool({
     endpoint: 'list_replies',

@@ -17,6 +17,7 @@ export function listOutput(item: z.ZodType) {
     next_cursor: z.string().nullable(),
     pages_read: z.number().int().optional(),
     partial: z.boolean().optional(),
+    partial_reason: z.string().optional(),
   });
 }
 

@@ -2,14 +2,20 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { ValidationError } from '../client/index.js';
+import { type LimiterEvent, ValidationError } from '../client/index.js';
+import type { InboxAccess } from './access.js';
+import { annotationsFor } from './annotations.js';
 import { splitArgs } from './call.js';
 import type { ApiCaller, ToolContext } from './context.js';
 import { errorBody, errorResult } from './errors.js';
 import { Fence } from './fence.js';
+import { itemBound, multiPageApi, multiPageSummary } from './multipage.js';
+import { Notices } from './notices.js';
+import { registerPrompts } from './prompts.js';
 import { type Hidden, type Selection, selectTools } from './registry.js';
+import { registerResources } from './resources.js';
+import { ScopeWatch } from './scope-watch.js';
 import { textOf } from './shape.js';
-import { annotationsFor } from './annotations.js';
 import type { ToolDef, ToolOutput } from './tool.js';
 
 export const SERVER_INSTRUCTIONS = [
@@ -29,7 +35,12 @@ export interface InboxServerOptions {
   /** --workspace, else the only workspace the key reaches. */
   defaultWorkspace?: string;
   log: Logger;
+  /** Seconds between re-reads of GET /v1/me while a client is connected (default 300; 0: never). */
+  scopeRefreshSeconds?: number;
 }
+
+/** Failures worth a person's attention in the client's log: the API or what stands behind it failed, not the call. */
+const UPSTREAM_FAILURES = new Set(['upstream_error', 'internal_error', 'network_error', 'timeout', 'invalid_response']);
 
 interface MeLike {
   scopes?: string[];
@@ -73,27 +84,109 @@ export class InboxServer {
   private hidden: Hidden[] = [];
   private workspaces: string[] = [];
   private scopes: ReadonlySet<string> | null = null;
+  private refreshed = false;
+  private refreshing: Promise<boolean> | null = null;
+  private readonly notices: Notices;
+  private readonly watch: ScopeWatch;
 
   constructor(private readonly o: InboxServerOptions) {
     this.mcp = new McpServer({ name: o.name, version: o.version }, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS });
+    this.notices = new Notices(this.mcp, o.log);
     const server = this.mcp.server;
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.enabled.values()].map(publishedTool) }));
     server.setRequestHandler(CallToolRequestSchema, async (req, extra) => this.callTool(req.params.name, req.params.arguments, extra));
+    const access = this.access();
+    registerResources(this.mcp, access, o.log);
+    registerPrompts(this.mcp, access);
+    this.watch = new ScopeWatch((o.scopeRefreshSeconds ?? 300) * 1000, () => this.refreshQuietly());
+    // Per connection, never per process: an HTTP deployment runs one InboxServer per session.
+    const initialized = server.oninitialized;
+    server.oninitialized = () => {
+      initialized?.();
+      this.notices.flush();
+      this.watch.start();
+    };
+    const closed = server.onclose;
+    server.onclose = () => {
+      closed?.();
+      this.watch.stop();
+    };
   }
 
   /** Read GET /v1/me and choose the tools this key can use. Returns whether the list changed. */
-  async refresh(opts: { force?: boolean } = {}): Promise<boolean> {
+  refresh(opts: { force?: boolean } = {}): Promise<boolean> {
+    // Concurrent triggers (the timer, an insufficient_scope answer) share one read.
+    this.refreshing ??= this.reselect(opts).finally(() => {
+      this.refreshing = null;
+    });
+    return this.refreshing;
+  }
+
+  /** The client's limiter saw a bucket spent or a 429: tell the MCP client's log (ClientOptions.onLimiterEvent). */
+  limiterEvent(e: LimiterEvent): void {
+    this.notices.limiter(e);
+  }
+
+  /** Stop the periodic scope refresh; closing the MCP connection does it too. */
+  async close(): Promise<void> {
+    this.watch.stop();
+    await this.mcp.close();
+  }
+
+  private async reselect(opts: { force?: boolean }): Promise<boolean> {
     const me = (await this.o.api.me(opts.force ? { cache: 'refresh' } : {})).data as MeLike;
     this.scopes = me.scopes ? new Set(me.scopes) : null;
     this.workspaces = (me.workspaces ?? []).map((w) => w.id);
-    const before = [...this.enabled.keys()].join(',');
+    const before = new Set(this.enabled.keys());
+    const hiddenBefore = scopeHidden(this.hidden);
     const { enabled, hidden } = selectTools(this.o.tools, { ...this.o.selection, scopes: this.scopes });
     this.enabled = new Map(enabled.map((t) => [t.name, t]));
     this.hidden = hidden;
-    for (const h of hidden.filter((x) => x.reason !== 'not_selected')) this.o.log.info({ tool: h.name, reason: h.reason }, `tool hidden: ${h.detail}`);
-    const changed = before !== '' && before !== [...this.enabled.keys()].join(',');
-    if (changed && this.mcp.isConnected()) this.mcp.sendToolListChanged();
+    const first = !this.refreshed;
+    this.refreshed = true;
+    const hiddenNow = scopeHidden(hidden);
+    if (hiddenNow.length > 0 && (first || hiddenNow.join(',') !== hiddenBefore.join(','))) {
+      this.notices.send('notice', `${hiddenNow.length} tool(s) hidden: the key cannot use their scope (${[...new Set(hidden.filter((h) => h.reason === 'scope').map((h) => h.detail.replace(/^the key cannot use the scope /, '')))].join(', ')}): ${hiddenNow.join(', ')}.`, { event: 'tools_hidden', tools: hiddenNow });
+    }
+    for (const h of hidden.filter((x) => x.reason === 'read_only')) this.o.log.debug({ tool: h.name }, `tool hidden: ${h.detail}`);
+    const added = [...this.enabled.keys()].filter((n) => !before.has(n));
+    const removed = [...before].filter((n) => !this.enabled.has(n));
+    const changed = !first && (added.length > 0 || removed.length > 0);
+    if (changed) {
+      this.notices.send('notice', `The key's scopes changed: the tool list is updated${added.length ? `; now available: ${added.join(', ')}` : ''}${removed.length ? `; no longer available: ${removed.join(', ')}` : ''}.`, { event: 'tools_changed', added, removed });
+      if (this.mcp.isConnected()) this.mcp.sendToolListChanged();
+    }
     return changed;
+  }
+
+  /** The periodic refresh: a failure keeps the current tools and is told, never thrown. */
+  private async refreshQuietly(): Promise<void> {
+    try {
+      await this.refresh({ force: true });
+    } catch (err) {
+      const body = errorBody(err, 'get_me');
+      this.notices.send('warning', `Could not re-read the key's scopes (GET /v1/me): ${body.error.code}: ${body.error.message}`, { event: 'scope_refresh_failed', code: body.error.code });
+    }
+  }
+
+  /** What resources, prompts and completions see of this server. */
+  private access(): InboxAccess {
+    return {
+      api: this.o.api,
+      workspaces: () => this.workspaces,
+      defaultWorkspace: () => this.defaultWorkspace,
+      scopes: () => this.scopes,
+      failed: (err, what) => this.failed(err, what),
+    };
+  }
+
+  /** A call or read failed: the notable failures go to the client's log; a scope refusal re-reads the scopes. */
+  private failed(err: unknown, what: string): void {
+    const body = errorBody(err, what);
+    if (UPSTREAM_FAILURES.has(body.error.code)) {
+      this.notices.send('error', `${what} failed upstream: ${body.error.code}: ${body.error.message}`, { event: 'upstream_failure', what, code: body.error.code, status: body.error.status });
+    }
+    if (body.error.code === 'insufficient_scope') void this.refresh({ force: true }).catch(() => undefined);
   }
 
   get toolNames(): string[] {
@@ -117,7 +210,9 @@ export class InboxServer {
     }
     const parsed = tool.input.safeParse(rawArgs ?? {});
     if (!parsed.success) return errorResult(errorBody(argumentError(tool, parsed.error), name));
-    const args = parsed.data as Record<string, unknown>;
+    const { max_items, all, ...rest } = parsed.data as Record<string, unknown> & { max_items?: number; all?: boolean };
+    const args = tool.multiPage ? rest : (parsed.data as Record<string, unknown>);
+    const bound = tool.multiPage ? itemBound({ max_items, all }) : undefined;
     const progressToken = extra._meta?.progressToken;
     const ctx: ToolContext = {
       api: this.o.api,
@@ -136,16 +231,26 @@ export class InboxServer {
         await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) } });
       },
     };
+    // A multi-page read: the tool's own list call is paged under the limiter, with progress.
+    const paging = bound === undefined ? null : multiPageApi(this.o.api, tool.name, { maxItems: bound, signal: extra.signal, onPage: (n, total, message) => void ctx.progress(n, total, message) });
+    if (paging) ctx.api = paging;
     try {
       const out = tool.run ? await tool.run(ctx, args) : await runGeneric(ctx, tool, args);
-      return { content: [{ type: 'text', text: out.text }, ...(out.extraContent ?? [])], structuredContent: out.structured };
+      const read = paging?.envelope();
+      const text = read ? `${out.text}\n${multiPageSummary(read)}` : out.text;
+      return { content: [{ type: 'text', text }, ...(out.extraContent ?? [])], structuredContent: out.structured };
     } catch (err) {
       const body = errorBody(err, name);
       this.o.log.debug({ tool: name, code: body.error.code }, 'tool call failed');
-      if (body.error.code === 'insufficient_scope') void this.refresh({ force: true }).catch(() => undefined);
+      this.failed(err, name);
       return errorResult(body);
     }
   }
+}
+
+/** Tools hidden because the key lacks their scope, by name. */
+function scopeHidden(hidden: readonly Hidden[]): string[] {
+  return hidden.filter((h) => h.reason === 'scope').map((h) => h.name).sort();
 }
 
 /** Most tools: call the endpoint with the arguments split by the table, return its answer as is. */

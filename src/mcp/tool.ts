@@ -1,6 +1,7 @@
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { type Endpoint, type Toolset, endpoint as endpointByName, idSchema, workspaceSchema } from '../spec/index.js';
+import { MULTI_PAGE_ARGS, isMultiPage } from './multipage.js';
 import { PARAM_DOCS } from './param-docs.js';
 
 /** What a tool returns before result shaping: the data for structuredContent and the text a model reads. */
@@ -24,6 +25,8 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
   readonly output: z.ZodType;
   /** Args that are the tool's own, not the endpoint's (view, fields, format, max_items…). */
   readonly extraArgs: readonly string[];
+  /** A pageable list read: it takes max_items and all, and the server pages for it. */
+  readonly multiPage: boolean;
   readonly run?: (ctx: import('./context.js').ToolContext, args: A) => Promise<ToolOutput>;
 }
 
@@ -65,15 +68,19 @@ export function inputSchemaFor(e: Endpoint, spec: Pick<ToolSpec<any>, 'docs' | '
 export function defineTool<A extends Record<string, unknown> = Record<string, any>>(spec: ToolSpec<A>): ToolDef<A> {
   const e = endpointByName(spec.endpoint);
   if (!e.toolset) throw new Error(`${spec.endpoint} is not a tool endpoint`);
+  // Every pageable list gets the same multi-page arguments here, never by hand per tool.
+  const multiPage = isMultiPage(e);
+  const extra = { ...(spec.extra ?? {}), ...(multiPage ? MULTI_PAGE_ARGS : {}) };
   return {
     name: e.name,
     endpoint: e,
     toolset: e.toolset,
     title: spec.title,
     description: spec.description,
-    input: inputSchemaFor(e, spec),
+    input: inputSchemaFor(e, { ...spec, extra }),
     output: spec.output,
-    extraArgs: Object.keys(spec.extra ?? {}),
+    extraArgs: Object.keys(extra),
+    multiPage,
     run: spec.run,
   };
 }

@@ -1,0 +1,93 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import type { LimiterEvent } from '../client/index.js';
+
+const TO_PINO: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
+  debug: 'debug', info: 'info', notice: 'info', warning: 'warn', error: 'error', critical: 'fatal', alert: 'fatal', emergency: 'fatal',
+};
+/** Notices made before a client is connected wait for it, up to this many. */
+const MAX_PENDING = 20;
+/** The same throttling notice is not repeated within this window: one per burst is enough. */
+const REPEAT_MS = 10_000;
+
+interface Notice {
+  level: LoggingLevel;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * Notable events (throttling, an upstream failure, tools hidden) told twice: to stderr
+ * and to the MCP client as notifications/message. The SDK drops messages below the level
+ * the client set with logging/setLevel; it keeps that level per session, so each send
+ * names this connection's session.
+ */
+export class Notices {
+  private pending: Notice[] = [];
+  private lastSent = new Map<string, number>();
+
+  constructor(
+    private readonly mcp: McpServer,
+    private readonly log: Logger,
+  ) {}
+
+  send(level: LoggingLevel, message: string, fields: Record<string, unknown> = {}, repeatKey?: string): void {
+    if (repeatKey !== undefined) {
+      const now = Date.now();
+      if (now - (this.lastSent.get(repeatKey) ?? -Infinity) < REPEAT_MS) return;
+      this.lastSent.set(repeatKey, now);
+    }
+    this.log[TO_PINO[level]](fields, message);
+    const notice = { level, message, fields };
+    if (this.mcp.isConnected()) this.deliver(notice);
+    else if (this.pending.length < MAX_PENDING) this.pending.push(notice);
+  }
+
+  /** Once the client finished its handshake: what happened before it could listen. */
+  flush(): void {
+    const waiting = this.pending;
+    this.pending = [];
+    for (const n of waiting) this.deliver(n);
+  }
+
+  /** The client's limiter told us a bucket is spent or the API answered 429. */
+  limiter(e: LimiterEvent): void {
+    const n = limiterNotice(e);
+    if (n) this.send(n.level, n.message, n.fields, `${e.type}:${'bucket' in e ? e.bucket : ''}`);
+  }
+
+  private deliver(n: Notice): void {
+    const server = this.mcp.server;
+    void server
+      .sendLoggingMessage({ level: n.level, logger: 'reply-inbox-mcp', data: { message: n.message, ...n.fields } }, server.transport?.sessionId)
+      .catch(() => undefined);
+  }
+}
+
+/** Which limiter events a person watching the client should hear about. */
+export function limiterNotice(e: LimiterEvent): Notice | null {
+  const at = (ms: number | null | undefined) => (ms ? ` (refill at ${new Date(ms).toISOString()})` : '');
+  switch (e.type) {
+    case 'exhausted':
+      return {
+        level: 'warning',
+        message: `Rate bucket '${e.bucket}' is spent for this window: ${e.queued} call(s) wait for the refill${at(e.refillAt)}.`,
+        fields: { event: 'throttled', bucket: e.bucket, queued: e.queued },
+      };
+    case 'rate_limited':
+      return {
+        level: 'warning',
+        message: `The API answered 429 rate_limited${e.bucket ? ` on the '${e.bucket}' bucket` : ''}; calls wait for the refill${at(e.refillAt)}.`,
+        fields: { event: 'rate_limited', bucket: e.bucket, retry_after: e.retryAfter ?? null },
+      };
+    case 'too_many_concurrent':
+      return {
+        level: 'warning',
+        message: 'The API answered 429 too_many_concurrent; calls are retried after a pause.',
+        fields: { event: 'too_many_concurrent', retry_after: e.retryAfter ?? null },
+      };
+    default:
+      return null;
+  }
+}
