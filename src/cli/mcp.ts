@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { ALL_TOOLS } from '../../tools/index.js';
-import { ApiError, ReplyInboxClient } from '../client/index.js';
+import { ApiError, type LimiterEvent, ReplyInboxClient } from '../client/index.js';
 import { createLogger } from '../log.js';
 import { InboxServer } from '../mcp/server.js';
 import { serveStdio } from '../mcp/stdio.js';
@@ -33,8 +33,11 @@ async function main(): Promise<number> {
   }
   const apiKey = sandbox ? SANDBOX_KEYS[config.sandboxKey] : config.apiKey!;
   const baseUrl = sandbox ? sandbox.baseUrl : config.baseUrl!;
-  const client = new ReplyInboxClient({ apiKey, baseUrl, logger: log.child({ part: 'client' }), userAgent: `reply-inbox-mcp/${VERSION}` });
-  const server = new InboxServer({
+  // The server tells its MCP client when a rate bucket throttles; it is made just below.
+  let server: InboxServer | undefined;
+  const onLimiterEvent = (e: LimiterEvent) => server?.limiterEvent(e);
+  const client = new ReplyInboxClient({ apiKey, baseUrl, logger: log.child({ part: 'client' }), userAgent: `reply-inbox-mcp/${VERSION}`, onLimiterEvent });
+  server = new InboxServer({
     name: 'reply-inbox-mcp',
     version: VERSION,
     tools: ALL_TOOLS,
@@ -42,6 +45,7 @@ async function main(): Promise<number> {
     selection: { readOnly: config.readOnly, toolsets: config.toolsets, tools: config.tools },
     defaultWorkspace: config.workspace,
     log,
+    scopeRefreshSeconds: config.scopeRefreshSeconds,
   });
   const shutdown = async () => {
     await client.close().catch(() => undefined);
