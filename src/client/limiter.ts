@@ -3,6 +3,7 @@ import { type Bucket, RATE_LIMITS } from '../spec/index.js';
 import { BucketAccount, type LimitSource } from './bucket.js';
 import { installFastYield } from './fast-yield.js';
 import { type RateInfo, describedBuckets } from './rate-headers.js';
+import { ServerWindow } from './window.js';
 
 export type RateFigures = Record<Bucket, number> & { max_concurrent: number };
 
@@ -17,11 +18,12 @@ export const SPEC_FIGURES: RateFigures = {
 /** What the limiter tells an observer, e.g. for logging that a bucket is throttling. */
 export type LimiterEvent =
   | { type: 'exhausted'; bucket: Bucket; queued: number; refillAt: number | null }
-  | { type: 'refill'; buckets: Bucket[]; windowEnd: number | null }
+  | { type: 'refill'; buckets: Bucket[]; windowEnd: number | null; shared?: 'performed' | 'done_elsewhere' }
   | { type: 'rate_limited'; bucket: Bucket | null; retryAfter: number | undefined; refillAt: number }
   | { type: 'too_many_concurrent'; retryAfter: number | undefined }
   | { type: 'step_back'; bucket: Bucket }
-  | { type: 'limit_changed'; bucket: Bucket | 'max_concurrent'; limit: number; source: LimitSource };
+  | { type: 'limit_changed'; bucket: Bucket | 'max_concurrent'; limit: number; source: LimitSource }
+  | { type: 'store_error'; message: string };
 
 export interface BucketState {
   bucket: Bucket;
@@ -66,6 +68,15 @@ export interface LimiterOptions {
   onEvent?: (e: LimiterEvent) => void;
 }
 
+/** What the client needs of a limiter: the in-process one below, or the Redis-shared one. */
+export interface RateLimiter {
+  run<T>(buckets: readonly Bucket[], signal: AbortSignal, exchange: () => Promise<{ value: T; settlement: Settlement }>, priority?: number): Promise<T>;
+  setFigures(figures: Partial<RateFigures>, source: LimitSource): void;
+  limitOf(b: Bucket): number;
+  state(): LimiterState;
+  close(): Promise<void>;
+}
+
 /** Thrown out of run() when the signal fires before the request was sent. */
 export class Dropped extends Error {
   constructor() {
@@ -73,19 +84,19 @@ export class Dropped extends Error {
   }
 }
 
-const PRIORITY_NEW = 5;
+export const PRIORITY_NEW = 5;
 const STEP_BACK = Symbol('step back');
 /** Jobs that already waited (step-backs, retries) go ahead of new work. */
 export const PRIORITY_AGAIN = 3;
 /** Jobs holding a token of a scarcer bucket while they wait for the next one. */
-const PRIORITY_HOLDING = 4;
+export const PRIORITY_HOLDING = 4;
 
 /**
  * The key's rate buckets: one bottleneck reservoir per bucket, then one shared
  * concurrency cap, in that order. Scarce buckets are passed first (upstream, thread,
  * write, read), so a call that spends two buckets holds the scarcer token the least.
  */
-export class Limiter {
+export class Limiter implements RateLimiter {
   private readonly accounts: Record<Bucket, BucketAccount>;
   private readonly concurrency: Bottleneck;
   private maxConcurrent: number;
@@ -93,13 +104,8 @@ export class Limiter {
   private readonly concurrencyCap: number;
   private inFlight = 0;
   private peakInFlight = 0;
-  private windowEnd: number | null = null;
-  /** Windows ending at or before this are over: headers that name them are stale. */
-  private pastEnd = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private timerAt = 0;
+  private readonly window: ServerWindow;
   private readonly drainTimers = new Set<NodeJS.Timeout>();
-  private closed = false;
   /** Buckets already reported exhausted in this window (one event per window, not one per call). */
   private readonly exhaustedNoted = new Set<Bucket>();
 
@@ -115,6 +121,7 @@ export class Limiter {
     this.maxConcurrent = Math.min(opts.figures.max_concurrent, this.concurrencyCap);
     this.maxConcurrentSource = 'spec';
     this.concurrency = new Bottleneck({ maxConcurrent: this.maxConcurrent, id: 'reply-inbox-concurrency' });
+    this.window = new ServerWindow({ marginMs: opts.refillMarginMs, fallbackMs: opts.fallbackWindowMs, onTurn: () => this.roll() });
     if (opts.fastYield) {
       for (const a of Object.values(this.accounts)) installFastYield(a.limiter);
       installFastYield(this.concurrency);
@@ -224,10 +231,10 @@ export class Limiter {
 
   private noteExhausted(a: BucketAccount): void {
     if (a.available() > 0) return;
-    this.ensureTimer();
+    this.window.ensureTimer();
     if (this.exhaustedNoted.has(a.bucket)) return;
     this.exhaustedNoted.add(a.bucket);
-    this.emit({ type: 'exhausted', bucket: a.bucket, queued: a.queued(), refillAt: a.refillsAt ?? (this.timer ? this.timerAt : null) });
+    this.emit({ type: 'exhausted', bucket: a.bucket, queued: a.queued(), refillAt: a.refillsAt ?? this.window.turnsAt });
   }
 
   /** Book the answer of one exchange against the buckets it spent. */
@@ -243,7 +250,7 @@ export class Limiter {
       return;
     }
     const { info, status, code } = s;
-    const window = this.windowOf(info.resetMs);
+    const window = this.window.place(info.resetMs);
     const named = new Set(describedBuckets(spent.map((a) => a.bucket), info, (b) => this.accounts[b].serverLimit));
     const counted = status !== 429 && window === 'current';
     for (const a of spent) {
@@ -286,65 +293,24 @@ export class Limiter {
           ended.push(a.bucket);
         }
       }
-      if (ended.length) this.emit({ type: 'refill', buckets: ended, windowEnd: this.windowEnd });
+      if (ended.length) this.emit({ type: 'refill', buckets: ended, windowEnd: this.window.end });
     }, Math.max(0, until - Date.now()));
     t.unref();
     this.drainTimers.add(t);
   }
 
-  /**
-   * Place a response in the server's windows by its x-ratelimit-reset: the current one,
-   * an older one (stale: it says nothing about now), or a newer one (the server moved on
-   * before our timer fired: refill now).
-   */
-  private windowOf(resetMs: number | undefined): 'current' | 'stale' {
-    if (resetMs === undefined) return 'current';
-    if (resetMs <= this.pastEnd) return 'stale';
-    if (this.windowEnd === null) {
-      this.windowEnd = resetMs;
-      this.armTimer(resetMs + this.opts.refillMarginMs);
-      return 'current';
-    }
-    if (resetMs > this.windowEnd) {
-      this.roll();
-      this.windowEnd = resetMs;
-      this.armTimer(resetMs + this.opts.refillMarginMs);
-      return 'current';
-    }
-    return resetMs === this.windowEnd ? 'current' : 'stale';
-  }
-
   private ensureTimerIfLow(spent: readonly BucketAccount[]): void {
-    if (spent.some((a) => a.available() <= 0)) this.ensureTimer();
-  }
-
-  /** A refill must come even from a server that sends no reset: then after the fallback window. */
-  private ensureTimer(): void {
-    if (this.timer || this.closed) return;
-    this.armTimer(this.windowEnd !== null ? this.windowEnd + this.opts.refillMarginMs : Date.now() + this.opts.fallbackWindowMs);
-  }
-
-  private armTimer(at: number): void {
-    if (this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.roll();
-    }, Math.max(0, at - Date.now()));
-    this.timer.unref();
+    if (spent.some((a) => a.available() <= 0)) this.window.ensureTimer();
   }
 
   /** The server's window turned: every bucket starts again from its limit. */
   private roll(): void {
-    if (this.windowEnd !== null) this.pastEnd = Math.max(this.pastEnd, this.windowEnd);
-    this.windowEnd = null;
     const now = Date.now();
     for (const a of Object.values(this.accounts)) a.refill(now);
     this.exhaustedNoted.clear();
     this.emit({ type: 'refill', buckets: Object.keys(this.accounts) as Bucket[], windowEnd: null });
     // Jobs still queued behind an empty bucket need the next refill even if no header comes.
-    if (Object.values(this.accounts).some((a) => a.queued() > 0 && a.available() <= 0)) this.ensureTimer();
+    if (Object.values(this.accounts).some((a) => a.queued() > 0 && a.available() <= 0)) this.window.ensureTimer();
   }
 
   /** Limits learned from GET /v1/me (or set by the caller). */
@@ -381,13 +347,12 @@ export class Limiter {
       inFlight: this.inFlight,
       peakInFlight: this.peakInFlight,
       maxConcurrent: this.maxConcurrent,
-      windowEnd: this.windowEnd,
+      windowEnd: this.window.end,
     };
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.window.close();
     for (const t of this.drainTimers) clearTimeout(t);
     this.drainTimers.clear();
     await Promise.all([...Object.values(this.accounts).map((a) => a.stop()), this.concurrency.stop({ dropWaitingJobs: true })]);
