@@ -1,0 +1,91 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
+import { ALL_TOOLS } from '../../tools/index.js';
+import { ROOT, run, startServer } from './helpers.js';
+
+/**
+ * `npm run bundle` is tsc then scripts/bundle.ts; the global setup already built dist/, so
+ * the test packs with the script alone, unpacks with mcpb and starts the entry point the
+ * way a host does: the manifest's command and args, ${__dirname} and ${user_config.*} filled in.
+ */
+const MCPB = join(ROOT, 'node_modules', '.bin', 'mcpb');
+const scratch = mkdtempSync(join(tmpdir(), 'bundle-test-'));
+const file = join(scratch, 'reply-inbox-mcp.mcpb');
+const unpacked = join(scratch, 'unpacked');
+let sandbox: Sandbox;
+let manifest: any;
+
+beforeAll(async () => {
+  const packed = await run(process.execPath, ['--import', 'tsx', 'scripts/bundle.ts', '--out', file], { timeoutMs: 60_000 });
+  if (packed.code !== 0) throw new Error(`bundle.ts failed: ${packed.stderr}`);
+  const un = await run(MCPB, ['unpack', file, unpacked]);
+  if (un.code !== 0) throw new Error(`mcpb unpack failed: ${un.stderr}${un.stdout}`);
+  manifest = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8'));
+  sandbox = await startSandbox({ port: 0, logLevel: 'silent' });
+}, 90_000);
+afterAll(async () => {
+  await sandbox?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => statSync(join(dir, f)).isFile());
+}
+
+/** The host's substitution of the manifest's placeholders. */
+function hostConfig(userConfig: Record<string, string>): { args: string[]; env: Record<string, string> } {
+  const fill = (s: string) => s.replace('${__dirname}', unpacked).replace(/\$\{user_config\.(\w+)\}/g, (_m, k: string) => userConfig[k] ?? '');
+  const env = Object.fromEntries(Object.entries(manifest.server.mcp_config.env as Record<string, string>).map(([k, v]) => [k, fill(v)]));
+  return { args: (manifest.server.mcp_config.args as string[]).map(fill), env };
+}
+
+describe('npm run bundle packs a .mcpb', () => {
+  it('holds the repository\'s manifest, the built server and production dependencies only', () => {
+    expect(manifest).toEqual(JSON.parse(readFileSync(join(ROOT, 'manifest.json'), 'utf8')));
+    const all = files(unpacked);
+    expect(all).toContain(join('dist', 'src', 'cli', 'mcp.js'));
+    expect(all).toContain('package.json');
+    for (const dep of ['@modelcontextprotocol/sdk', 'zod', 'undici', 'pino', 'bottleneck']) expect(existsSync(join(unpacked, 'node_modules', dep, 'package.json')), dep).toBe(true);
+    for (const dev of ['typescript', 'vitest', 'tsx', '@anthropic-ai/mcpb']) expect(existsSync(join(unpacked, 'node_modules', dev)), dev).toBe(false);
+    expect(all.filter((f) => /^(test|scripts|src)\//.test(f) || f.endsWith('.map') || /\.(c|m)?ts$/.test(f))).toEqual([]);
+    expect(statSync(file).size).toBeLessThan(10 * 1024 * 1024);
+  });
+
+  it('`mcpb info` reads it back', async () => {
+    const r = await run(MCPB, ['info', file]);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/reply-inbox-mcp/);
+  });
+});
+
+describe('the .mcpb starts: its entry point, configured as a host would, answers initialize and tools/list', () => {
+  it('with the user_config of a rep key, base URL and workspace: the key\'s tools, and a call that reaches the API', async () => {
+    const { args, env } = hostConfig({ api_key: SANDBOX_KEYS.rep, base_url: sandbox.baseUrl, workspace: 'acme', read_only: 'false' });
+    const s = await startServer(process.execPath, args, { ...env, REPLY_INBOX_LOG_LEVEL: 'warn' }, scratch);
+    try {
+      expect(s.client.getServerVersion()).toMatchObject({ name: 'reply-inbox-mcp', version: manifest.version });
+      const names = s.tools.map((t) => t.name);
+      expect(names).toContain('set_status');
+      expect(names.every((n) => ALL_TOOLS.some((t) => t.name === n))).toBe(true);
+      const r = await s.client.callTool({ name: 'list_leads', arguments: { limit: 1 } });
+      expect(r.isError).toBeFalsy();
+      expect((r.structuredContent as { data: unknown[] }).data).toHaveLength(1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('with read_only true: every listed tool is read-only', async () => {
+    const { args, env } = hostConfig({ api_key: SANDBOX_KEYS.rep, base_url: sandbox.baseUrl, workspace: '', read_only: 'true' });
+    const s = await startServer(process.execPath, args, { ...env, REPLY_INBOX_LOG_LEVEL: 'warn' }, scratch);
+    try {
+      expect(s.tools.length).toBeGreaterThan(0);
+      expect(s.tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+});
