@@ -1,0 +1,99 @@
+/**
+ * The long reliability run (`npm run soak`): the fault workload of
+ * test/reliability/faults.test.ts and the fuzz of test/reliability/fuzz.test.ts, ten
+ * times larger and more, then one JSON line of counts on stdout. Exit status 1 when any
+ * invariant broke (a crash, a duplicate, a leaked secret, an unclean answer).
+ *
+ *   npm run soak -- --calls 20000 --parallel 16 --fuzz-runs 400 --seed 7
+ */
+import { parseArgs } from 'node:util';
+import { SANDBOX_KEYS, startSandbox } from '../src/sandbox/index.js';
+import { SPECIAL_EMAILS } from '../src/sandbox/seed/leads.js';
+import { TEST_NOW } from '../test/helpers/sandbox.js';
+import { countDuplicates, fuzzTools, runWorkload, secretsIn, startRelay, startSession } from '../test/reliability/helpers.js';
+
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '20000' },
+    parallel: { type: 'string', default: '16' },
+    'fuzz-runs': { type: 'string', default: '400' },
+    seed: { type: 'string', default: '7' },
+    faults: { type: 'string', default: 'upstream_error=0.3,reset=0.1,latency_ms=1' },
+  },
+});
+const calls = Number(values.calls);
+const parallel = Number(values.parallel);
+const fuzzRuns = Number(values['fuzz-runs']);
+const seed = Number(values.seed);
+const log = (line: string) => process.stderr.write(`soak: ${line}\n`);
+const BIG = { read: 1_000_000, write: 1_000_000, upstream: 1_000_000, thread: 1_000_000 };
+
+async function faultRun() {
+  const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 500, seed, faults: values.faults, rateWindowMs: 1000, bucketLimits: BIG });
+  const s = await startSession(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: sandbox.baseUrl });
+  const special = new Set<string>(Object.values(SPECIAL_EMAILS));
+  const leads = sandbox.store.leads.inGroup('acme').filter((l) => l.state === 'active' && !special.has(l.email)).slice(0, 200).map((l) => l.id);
+  const tag = `soak-${Date.now()}`;
+  log(`fault workload: ${calls} calls, ${parallel} in parallel, faults ${values.faults}`);
+  const report = await runWorkload(s, { calls, parallel, seed, leads, tag });
+  const alive = s.alive() && (await s.client.listTools()).tools.length === 46;
+  const dups = countDuplicates(sandbox.store, tag, report.creates);
+  const leaks = { ...report.leaks };
+  for (const [k, n] of Object.entries(secretsIn(s.stderr()))) leaks[k] = (leaks[k] ?? 0) + n;
+  await s.close();
+  await sandbox.close();
+  const f = sandbox.faults.injected;
+  return {
+    calls_made: report.calls,
+    planned: report.planned,
+    ms: report.ms,
+    faults_injected: { ...f, total: f.upstream_error + f.reset_before + f.reset_after },
+    crashes: alive ? 0 : 1,
+    answers: { ok: report.ok, ...report.byCode },
+    unclean_answers: report.broken.length,
+    unexplained_errors: report.unexpected.length,
+    reads_repeated: report.readsRepeated,
+    reads_failed_for_good: report.readsFailedForGood.length,
+    creates: report.creates.length,
+    creates_outcome_unknown: report.creates.filter((c) => c.outcome === 'outcome_unknown').length,
+    creates_unknown_but_applied: dups.unknownApplied,
+    duplicates: dups.duplicates,
+    lost_or_mismatched: dups.lostOrMismatched.length,
+    leaked_secrets: Object.values(leaks).reduce((a, b) => a + b, 0),
+    samples: [...report.broken, ...report.unexpected, ...report.readsFailedForGood, ...dups.lostOrMismatched].slice(0, 5),
+  };
+}
+
+async function fuzzRun() {
+  const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 120, seed, rateWindowMs: 1000, bucketLimits: BIG });
+  const relay = await startRelay(sandbox.baseUrl);
+  const s = await startSession(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: relay.url });
+  log(`fuzz: ${fuzzRuns} argument sets for each of ${s.tools.length} tools`);
+  const started = Date.now();
+  const report = await fuzzTools(s, relay, { runs: fuzzRuns, seed });
+  const alive = s.alive() && (await s.client.listTools()).tools.length === 46;
+  const leaks = Object.values(secretsIn(s.stderr())).reduce((a, b) => a + b, 0);
+  await s.close();
+  await relay.close();
+  await sandbox.close();
+  return {
+    fuzz_cases: report.cases,
+    ms: Date.now() - started,
+    refused_by_schema: report.refusedBySchema,
+    reached_api: report.reachedApi,
+    requests_seen: relay.seen.length,
+    crashes: alive ? 0 : 1,
+    failures: report.failures.length,
+    leaked_secrets: leaks,
+    samples: report.failures.slice(0, 5),
+  };
+}
+
+const faults = await faultRun();
+const fuzz = await fuzzRun();
+const summary = { faults, fuzz };
+process.stdout.write(`${JSON.stringify(summary)}\n`);
+const broken =
+  faults.crashes + faults.unclean_answers + faults.unexplained_errors + faults.reads_failed_for_good + faults.duplicates + faults.lost_or_mismatched + faults.leaked_secrets +
+  fuzz.crashes + fuzz.failures + fuzz.leaked_secrets;
+process.exit(broken === 0 ? 0 : 1);
