@@ -78,14 +78,18 @@ export function completeTemplate(access: InboxAccess) {
   });
 }
 
-/** Two-part member ids (the lead assignee filter's form) by id, name or email prefix, and "none" for unassigned leads. */
+/**
+ * Two-part member ids (the lead assignee filter's form) by id, name or email prefix, and
+ * "none" for unassigned leads. Every member, not only the assignable ones: leads stay
+ * assigned to a rep who left.
+ */
 export function completeAssignee(access: InboxAccess) {
   return quiet(access, 'completion of assignee', async (value, context) => {
     const typed = lower(value.trim());
     const none = 'none'.startsWith(typed) ? ['none'] : [];
     const ws = workspaceFor(access, context);
     if (!ws || !hasScope(access, 'members:read')) return none;
-    const members = await rows(access, 'list_members', ws, { assignable: true, limit: ID_SCAN });
+    const members = await rows(access, 'list_members', ws, { limit: ID_SCAN });
     const hits = members.filter((m) => [m.id, m.name, m.email].some((v) => lower(v).startsWith(typed))).map((m) => m.id as string);
     return [...hits, ...none];
   });
