@@ -86,7 +86,8 @@ describe('triage_inbox (workspace, how many, optional assignee): walk the unread
   });
 
   it('a count outside 1-50 or not a number, or an assignee that is not a member id, is refused (-32602)', async () => {
-    for (const args of [{ count: '0' }, { count: '51' }, { count: 'ten' }, { assignee: 'usr_ben' }]) {
+    const refused: Record<string, string>[] = [{ count: '0' }, { count: '51' }, { count: 'ten' }, { assignee: 'usr_ben' }];
+    for (const args of refused) {
       const err = await promptError(s, 'triage_inbox', args);
       expect(err.code, JSON.stringify(args)).toBe(-32602);
     }
