@@ -3,7 +3,7 @@ import type { Bucket } from '../spec/index.js';
 
 /** Where a bucket's limit came from; a later source of higher rank wins. */
 export type LimitSource = 'spec' | 'me' | 'header';
-const RANK: Record<LimitSource, number> = { spec: 0, me: 1, header: 2 };
+export const RANK: Record<LimitSource, number> = { spec: 0, me: 1, header: 2 };
 
 /**
  * One rate bucket of the key: a bottleneck reservoir plus the account that steers it.

@@ -14,10 +14,12 @@ import {
   ValidationError,
 } from './errors.js';
 import { AbortedExchange, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
-import { Dropped, Limiter, type LimiterEvent, type LimiterState, PRIORITY_AGAIN, type RateFigures, SPEC_FIGURES, type Settlement } from './limiter.js';
+import { Dropped, Limiter, type LimiterEvent, type LimiterOptions, type LimiterState, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter.js';
 import { type PageOptions, paginate } from './paginate.js';
 import { type RateInfo, readRateInfo } from './rate-headers.js';
+import type { RedisLimitStore } from './redis-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
+import { SharedLimiter } from './shared-limiter.js';
 import { type CallInput, type Prepared, prepare } from './validate.js';
 
 export interface ClientOptions {
@@ -47,6 +49,8 @@ export interface ClientOptions {
   cache?: Partial<CacheTtls> | false;
   /** Limiter events (a bucket exhausted, a 429, a refill), e.g. for logging throttling. */
   onLimiterEvent?: (e: LimiterEvent) => void;
+  /** Keep this key's buckets and concurrency in Redis, shared with every instance using the same store. */
+  sharedLimits?: RedisLimitStore;
 }
 
 export interface CallOptions extends CallInput {
@@ -85,7 +89,7 @@ export class ReplyInboxClient {
   readonly keyHandle: string;
   readonly log: Logger;
   private readonly http: Http;
-  private readonly limiter: Limiter;
+  private readonly limiter: RateLimiter;
   private readonly timeouts: Timeouts;
   private readonly retry: RetryOptions;
   private readonly cache: ResponseCache<CallResult<unknown>>;
@@ -102,7 +106,7 @@ export class ReplyInboxClient {
     this.retry = { ...DEFAULT_RETRY, ...o.retry };
     this.userAgent = o.userAgent ?? 'reply-inbox-mcp-client/0.1';
     this.http = new Http(o.baseUrl, this.timeouts);
-    this.limiter = new Limiter({
+    const limiterOptions: LimiterOptions = {
       figures: SPEC_FIGURES,
       caps: o.limits ?? {},
       refillMarginMs: o.refillMarginMs ?? 50,
@@ -112,7 +116,9 @@ export class ReplyInboxClient {
         this.log.debug({ limiter: e }, `limiter ${e.type}`);
         o.onLimiterEvent?.(e);
       },
-    });
+    };
+    const store = o.sharedLimits;
+    this.limiter = store ? new SharedLimiter({ ...limiterOptions, store, tag: store.tagOf(o.apiKey) }) : new Limiter(limiterOptions);
     this.cache = new ResponseCache(o.cache === false ? {} : { ...DEFAULT_CACHE_TTLS, ...o.cache });
     this.limitsReady = o.discoverLimits === false ? Promise.resolve() : null;
   }

@@ -1,0 +1,34 @@
+import type Bottleneck from 'bottleneck';
+
+type Callback = (err: Error | null, replies: unknown) => void;
+type ScriptFn = (...args: unknown[]) => unknown;
+interface ScriptRunner {
+  __scriptFn__(name: string): ScriptFn;
+}
+
+/** The codes bottleneck's Lua scripts raise and its recovery compares against, bare. */
+const BOTTLENECK_CODE = /^ERR ((?:SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT|OVERWEIGHT:)[\s\S]*)$/;
+
+/**
+ * Redis 7 prefixes a script's bare error reply with `ERR `, so bottleneck 2.19.5 no longer
+ * recognises `SETTINGS_KEY_NOT_FOUND` (re-create the limiter's settings) nor `UNKNOWN_CLIENT`
+ * (register again) and fails every call for good after a FLUSHALL, a restart or an expiry
+ * (its issues #205, #212, #219). Stripping the prefix from those codes, on our connection
+ * only, lets bottleneck's own recovery run; every other error is passed on untouched.
+ */
+export function restoreScriptErrors(connection: Bottleneck.IORedisConnection): void {
+  const runner = connection as unknown as ScriptRunner;
+  const original = runner.__scriptFn__.bind(runner);
+  runner.__scriptFn__ = (name: string): ScriptFn => {
+    const fn = original(name);
+    return (...args: unknown[]) => {
+      const cb = args.pop() as Callback;
+      return fn(...args, (err: Error | null, replies: unknown) => cb(err ? bare(err) : null, replies));
+    };
+  };
+}
+
+function bare(err: Error): Error {
+  const m = BOTTLENECK_CODE.exec(err.message ?? '');
+  return m ? new Error(m[1]) : err;
+}

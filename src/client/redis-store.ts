@@ -1,0 +1,106 @@
+import { createHash, randomBytes } from 'node:crypto';
+import Bottleneck from 'bottleneck';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { restoreScriptErrors } from './redis-script-errors.js';
+
+export interface RedisLimitStoreOptions {
+  /** redis://… or rediss://… */
+  url: string;
+  /**
+   * How long a job may hold a token or a concurrency slot in Redis before it is taken back.
+   * It frees what a killed process held; a live request longer than this gives its slot up early.
+   */
+  jobExpirationMs?: number;
+  /** How often each limiter ticks Redis: expired jobs and new capacity are noticed at least this often. */
+  heartbeatMs?: number;
+  /** A key's state leaves Redis after this long unused. */
+  idleMs?: number;
+  logger?: Logger;
+}
+
+export const DEFAULT_JOB_EXPIRATION_MS = 90_000;
+const DEFAULT_HEARTBEAT_MS = 1_000;
+const DEFAULT_IDLE_MS = 15 * 60_000;
+/** A turn marker only needs to outlive the moment every instance has moved past that window. */
+const TURN_MARK_TTL_MS = 120_000;
+/** Bump when the layout of what we keep in Redis changes, so old state is never misread. */
+const LAYOUT = 'v1';
+
+/**
+ * One Redis connection per process, shared by the limiters of every key this process
+ * serves (bottleneck's IORedisConnection: one client for commands, one for pub/sub).
+ * Names in Redis come from a hash of the key, never the key, inside a `{hash tag}` so a
+ * key's limiters and markers share one Redis Cluster slot (its scripts touch them together).
+ */
+export class RedisLimitStore {
+  readonly connection: Bottleneck.IORedisConnection;
+  readonly jobExpirationMs: number;
+  readonly heartbeatMs: number;
+  readonly idleMs: number;
+  /** This process among the instances, for the turn markers it sets. */
+  readonly instance = randomBytes(6).toString('hex');
+  private readonly client: Redis;
+  private lastErrorLog = 0;
+  private closed: Promise<void> | null = null;
+
+  constructor(private readonly o: RedisLimitStoreOptions) {
+    this.jobExpirationMs = o.jobExpirationMs ?? DEFAULT_JOB_EXPIRATION_MS;
+    this.heartbeatMs = o.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+    this.idleMs = o.idleMs ?? DEFAULT_IDLE_MS;
+    // Few retries per command: the limiter retries its own jobs until the call's deadline.
+    this.client = new Redis(o.url, { maxRetriesPerRequest: 2, connectionName: 'reply-inbox-mcp' });
+    this.connection = new Bottleneck.IORedisConnection({ client: this.client, Redis });
+    restoreScriptErrors(this.connection);
+    this.connection.on('error', (e: unknown) => this.logError(e));
+  }
+
+  /** The key's tag in Redis names: a hash of the key, never the key. */
+  tagOf(apiKey: string): string {
+    return createHash('sha256').update(`reply-inbox-mcp limiter\u0000${apiKey}`).digest('hex').slice(0, 24);
+  }
+
+  /** A bottleneck limiter id; bottleneck makes its keys `b_<id>_…`, so the tag stays their first `{…}`. */
+  limiterId(tag: string, part: string): string {
+    return `ri:${LAYOUT}:{${tag}}:${part}`;
+  }
+
+  /** Claim the refill that follows a window: true for exactly one instance per window. */
+  async claimTurn(tag: string, windowId: string): Promise<boolean> {
+    const r = await this.client.set(`ri:${LAYOUT}:{${tag}}:turn:${windowId}`, this.instance, 'PX', TURN_MARK_TTL_MS, 'NX');
+    return r === 'OK';
+  }
+
+  /** ioredis' connection state: ready, connecting, reconnecting, end… (for /healthz). */
+  status(): string {
+    return this.client.status;
+  }
+
+  /** Resolves once the commands connection is usable. */
+  async ready(): Promise<void> {
+    // bottleneck's typings call it a method; it is the connection's ready promise.
+    await (this.connection as unknown as { ready: Promise<unknown> }).ready;
+  }
+
+  /**
+   * Close both connections. bottleneck's own disconnect of a limiter that was given a shared
+   * connection leaves that connection open, which keeps the process alive: this closes it.
+   */
+  close(): Promise<void> {
+    this.closed ??= this.connection.disconnect(true).then(
+      () => undefined,
+      () => {
+        this.client.disconnect();
+      },
+    );
+    return this.closed;
+  }
+
+  private logError(e: unknown): void {
+    const now = Date.now();
+    // A Redis that is down errors on every reconnect attempt: one line per 10 s is enough.
+    if (now - this.lastErrorLog < 10_000) return;
+    this.lastErrorLog = now;
+    this.o.logger?.warn({ err: e }, 'redis: the shared rate limiter store failed; calls wait until it is back');
+  }
+}

@@ -1,0 +1,113 @@
+import Bottleneck from 'bottleneck';
+import type { Bucket } from '../spec/index.js';
+import { type LimitSource, RANK } from './bucket.js';
+import type { RedisLimitStore } from './redis-store.js';
+
+/**
+ * One rate bucket of a key, shared by every instance through Redis: a clustered bottleneck
+ * reservoir holds the tokens left in the server's current window for all of them. A token is
+ * taken atomically by bottleneck's own scripts; this class only moves the reservoir by deltas
+ * (a token given back, a clamp to what the server says is left, the refill of a new window),
+ * never by an absolute set, so another instance taking a token meanwhile is never lost.
+ * Every read-then-move errs on the side of fewer tokens.
+ */
+export class SharedBucket {
+  readonly limiter: Bottleneck;
+  private limitValue: number;
+  private source: LimitSource = 'spec';
+  /** The last reservoir value this instance saw (Redis holds the truth): for state() only. */
+  private seen: number;
+
+  constructor(
+    readonly bucket: Bucket,
+    limit: number,
+    private readonly cap: number,
+    store: RedisLimitStore,
+    tag: string,
+    onError: (e: unknown) => void,
+  ) {
+    this.limitValue = limit;
+    this.seen = this.limit;
+    this.limiter = new Bottleneck({
+      id: store.limiterId(tag, bucket),
+      connection: store.connection,
+      reservoir: this.limit,
+      heartbeatInterval: store.heartbeatMs,
+      timeout: store.idleMs,
+    });
+    this.limiter.on('error', onError);
+    this.limiter.on('depleted', () => {
+      this.seen = 0;
+    });
+  }
+
+  /** The limit we spend by: the service's, under the caller's cap. */
+  get limit(): number {
+    return Math.min(this.limitValue, this.cap);
+  }
+  /** The service's own figure, as last learned; headers are matched against it. */
+  get serverLimit(): number {
+    return this.limitValue;
+  }
+  get limitSource(): LimitSource {
+    return this.source;
+  }
+  get lastSeen(): number {
+    return this.seen;
+  }
+
+  /** A reservoir left in Redis by an earlier configuration may hold more than our limit now. */
+  async start(): Promise<void> {
+    await this.limiter.ready();
+    await this.clampTo(this.limit);
+  }
+
+  /**
+   * A new figure for this bucket. A lower one clamps the shared reservoir at once (two
+   * instances doing so clamp to the same value); a higher one waits for the next refill.
+   */
+  async setLimit(limit: number, source: LimitSource): Promise<boolean> {
+    if (RANK[source] < RANK[this.source] || limit === this.limitValue) {
+      if (RANK[source] >= RANK[this.source]) this.source = source;
+      return false;
+    }
+    this.limitValue = limit;
+    this.source = source;
+    await this.clampTo(this.limit);
+    return true;
+  }
+
+  /** A token taken and never counted by the server (not sent, refused, or landed in a window already refilled). */
+  async giveBack(): Promise<void> {
+    this.seen = await this.limiter.incrementReservoir(1);
+  }
+
+  /** Never promise more than `max` tokens; a read-then-move that may only undershoot. */
+  async clampTo(max: number): Promise<void> {
+    const r = await this.limiter.currentReservoir();
+    if (r !== null && r > max) this.seen = await this.limiter.incrementReservoir(max - r);
+    else this.seen = r ?? this.seen;
+  }
+
+  /**
+   * The server's window turned: the new one holds the limit less the tokens still out (taken
+   * and not finished: they will land in it). The reservoir is read before the running count,
+   * so a token taken between the two reads is counted twice, never missed.
+   */
+  async refill(): Promise<number> {
+    const r = (await this.limiter.currentReservoir()) ?? 0;
+    const out = await this.limiter.running();
+    const target = Math.max(0, this.limit - out);
+    this.seen = target !== r ? await this.limiter.incrementReservoir(target - r) : r;
+    return this.seen;
+  }
+
+  queued(): number {
+    return this.limiter.queued();
+  }
+
+  async stop(): Promise<void> {
+    await this.limiter.stop({ dropWaitingJobs: true }).catch(() => undefined);
+    await this.limiter.disconnect(false);
+  }
+}
