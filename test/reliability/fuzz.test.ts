@@ -104,6 +104,31 @@ describe('Fuzz: path characters in ids (../, %2F, ?, #, control characters) and 
   });
 });
 
+describe('Fuzz: resource URIs with path characters in their variables never reach a path either', () => {
+  it('resources/read of a lead and a conversation with every trick, raw and percent-encoded: answered, and every request stays inside its endpoint', async () => {
+    const before = relay.seen.length;
+    const vars = [...hostileIds('lead_'), '..', '%2e%2e', 'lead_abc%2F..%2F..%2Fme'];
+    let answered = 0;
+    for (const v of vars) {
+      for (const id of [v, encodeURIComponent(v)]) {
+        for (const uri of [`inbox://acme/leads/${id}`, `inbox://acme/leads/${id}/conversation`, `inbox://${id}/playbook`, `inbox://${id}/members`]) {
+          await s.client.readResource({ uri }).then(
+            () => answered++,
+            (e: unknown) => {
+              expect((e as { code?: number }).code, uri).toBeTypeOf('number');
+              answered++;
+            },
+          );
+        }
+      }
+    }
+    expect(answered).toBe(vars.length * 8);
+    const sent = relay.seen.slice(before);
+    expect(sent.filter((x) => endpointOf(x.method, x.url) === null).map((x) => x.url)).toEqual([]);
+    expect(s.alive()).toBe(true);
+  });
+});
+
 describe('Fuzz: extra keys and prototype names are unknown arguments', () => {
   it('constructor, toString, a near-miss key and sort_by are refused as invalid_request naming the key, nothing sent', async () => {
     const t = tool('create_note');

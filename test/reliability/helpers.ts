@@ -150,8 +150,8 @@ export interface Canned {
 export interface Relay {
   url: string;
   readonly seen: Seen[];
-  /** Answer some requests itself (bad bodies, outages) instead of passing them on. */
-  override: ((method: string, url: string) => Canned | null) | null;
+  /** Answer some requests itself (bad bodies, echoed headers) instead of passing them on. */
+  override: ((req: IncomingMessage) => Canned | null) | null;
   close(): Promise<void>;
 }
 
@@ -163,7 +163,7 @@ export async function startRelay(target: string): Promise<Relay> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const entry: Seen = { method: req.method ?? '', url: req.url ?? '', status: null };
     relay.seen.push(entry);
-    const canned = relay.override?.(entry.method, entry.url) ?? null;
+    const canned = relay.override?.(req) ?? null;
     if (canned) {
       entry.status = canned.status;
       req.resume();

@@ -100,7 +100,7 @@ describe('Responses that are not JSON, and 200s whose body does not match the sc
   beforeAll(async () => {
     sandbox = await startSandbox({ ...opts, port: 0 });
     relay = await startRelay(sandbox.baseUrl);
-    relay.override = (_method, url) => bad.get(url.split('?')[0]!) ?? null;
+    relay.override = (req) => bad.get((req.url ?? '').split('?')[0]!) ?? null;
     s = await startSession(['--workspace', 'acme', '--log-level', 'debug'], env(relay.url));
     lead = sandbox.store.leads.inGroup('acme')[0]!.id;
   });
