@@ -1,12 +1,83 @@
 #!/usr/bin/env node
 import { ALL_TOOLS } from '../../tools/index.js';
-import { ApiError, type LimiterEvent, ReplyInboxClient } from '../client/index.js';
+import type { Logger } from 'pino';
+import { ApiError, type LimiterEvent, RedisLimitStore, ReplyInboxClient } from '../client/index.js';
 import { createLogger } from '../log.js';
+import type { HttpAuth } from '../mcp/http-auth.js';
+import { LOOPBACK_NAMES } from '../mcp/http-listen.js';
+import { serveHttp } from '../mcp/http.js';
 import { InboxServer } from '../mcp/server.js';
 import { serveStdio } from '../mcp/stdio.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../sandbox/index.js';
 import { VERSION } from '../version.js';
-import { ConfigError, readConfig, usage } from './config.js';
+import { type Config, ConfigError, readConfig, usage } from './config.js';
+
+/** What both transports build on: where the API is, the configured key if any, the shared limiter store. */
+interface Parts {
+  config: Config;
+  log: Logger;
+  baseUrl: string;
+  apiKey: string | undefined;
+  store: RedisLimitStore | undefined;
+  sandbox: Sandbox | null;
+}
+
+function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void): ReplyInboxClient {
+  return new ReplyInboxClient({ apiKey, baseUrl: p.baseUrl, logger: p.log.child({ part: 'client' }), userAgent: `reply-inbox-mcp/${VERSION}`, onLimiterEvent, sharedLimits: p.store });
+}
+
+function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
+  const c = p.config;
+  return new InboxServer({
+    name: 'reply-inbox-mcp',
+    version: VERSION,
+    tools: ALL_TOOLS,
+    api: client,
+    selection: { readOnly: c.readOnly, toolsets: c.toolsets, tools: c.tools },
+    defaultWorkspace: c.workspace,
+    log: p.log,
+    scopeRefreshSeconds: c.scopeRefreshSeconds,
+  });
+}
+
+/** Until SIGTERM or SIGINT: serve /mcp, then drain the calls in flight and exit 0. */
+async function runHttp(p: Parts): Promise<number> {
+  const c = p.config;
+  const auth: HttpAuth = c.httpToken !== undefined && p.apiKey !== undefined ? { kind: 'token', token: c.httpToken, apiKey: p.apiKey } : { kind: 'bearer' };
+  if (auth.kind === 'token') {
+    // The configured key serves every session: a key the API refuses is a start-up error, as over stdio.
+    const probe = newClient(p, auth.apiKey, () => undefined);
+    const refused = await probe.me().then(
+      () => null,
+      (e: unknown) => (e instanceof ApiError ? `${e.code}: ${e.message}` : (e as Error).message),
+    );
+    await probe.close();
+    if (refused) {
+      process.stderr.write(`reply-inbox-mcp: the API refused to say what this key may do (GET /v1/me): ${refused}\n`);
+      return 1;
+    }
+  }
+  const handle = await serveHttp({
+    listen: c.http!,
+    auth,
+    allowedHosts: c.allowedHosts ?? LOOPBACK_NAMES,
+    maxSessions: c.maxSessions,
+    newClient: (apiKey, onEvent) => newClient(p, apiKey, onEvent),
+    newServer: (client) => newServer(p, client),
+    health: () => ({ redis: p.store ? p.store.status() : 'off' }),
+    log: p.log,
+  });
+  // Not stdio: stdout is free, and a supervisor or test reads where the endpoint landed.
+  process.stdout.write(`${JSON.stringify({ url: handle.url })}\n`);
+  p.log.info({ url: handle.url, auth: auth.kind, redis: p.store !== undefined, max_sessions: c.maxSessions }, 'serving MCP over Streamable HTTP');
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+  p.log.info({ sessions: handle.sessions() }, 'draining: finishing the calls in flight');
+  await handle.drain();
+  return 0;
+}
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
@@ -31,24 +102,26 @@ async function main(): Promise<number> {
     sandbox = await startSandbox({ port: 0, logLevel: config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn' });
     log.info({ base_url: sandbox.baseUrl, key: config.sandboxKey }, 'embedded sandbox started');
   }
-  const apiKey = sandbox ? SANDBOX_KEYS[config.sandboxKey] : config.apiKey!;
+  const apiKey = sandbox ? SANDBOX_KEYS[config.sandboxKey] : config.apiKey;
   const baseUrl = sandbox ? sandbox.baseUrl : config.baseUrl!;
+  const store = config.redis ? new RedisLimitStore({ url: config.redis, logger: log.child({ part: 'redis' }) }) : undefined;
+  const parts: Parts = { config, log, baseUrl, apiKey, store, sandbox };
+  if (config.http) {
+    try {
+      return await runHttp(parts);
+    } finally {
+      await store?.close();
+      await sandbox?.close().catch(() => undefined);
+    }
+  }
   // The server tells its MCP client when a rate bucket throttles; it is made just below.
   let server: InboxServer | undefined;
   const onLimiterEvent = (e: LimiterEvent) => server?.limiterEvent(e);
-  const client = new ReplyInboxClient({ apiKey, baseUrl, logger: log.child({ part: 'client' }), userAgent: `reply-inbox-mcp/${VERSION}`, onLimiterEvent });
-  server = new InboxServer({
-    name: 'reply-inbox-mcp',
-    version: VERSION,
-    tools: ALL_TOOLS,
-    api: client,
-    selection: { readOnly: config.readOnly, toolsets: config.toolsets, tools: config.tools },
-    defaultWorkspace: config.workspace,
-    log,
-    scopeRefreshSeconds: config.scopeRefreshSeconds,
-  });
+  const client = newClient(parts, apiKey!, onLimiterEvent);
+  server = newServer(parts, client);
   const shutdown = async () => {
     await client.close().catch(() => undefined);
+    await store?.close();
     await sandbox?.close().catch(() => undefined);
   };
   try {

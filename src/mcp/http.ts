@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { ApiError, type LimiterEvent } from '../client/index.js';
+import { type Credential, type HttpAuth, credentialOf } from './http-auth.js';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './http-body.js';
+import { type ClosableClient, KeyClients } from './http-clients.js';
+import { refusedHostOrOrigin } from './http-guard.js';
+import type { Listen } from './http-listen.js';
+import { Sessions } from './http-sessions.js';
+import type { InboxServer } from './server.js';
+
+export interface HttpServeOptions<C extends ClosableClient> {
+  listen: Listen;
+  auth: HttpAuth;
+  /** Host names (or host:port, or `*`) that Host and Origin may carry. */
+  allowedHosts: readonly string[];
+  maxSessions: number;
+  maxBodyBytes?: number;
+  /** A session with no request for this long is closed. Default 30 min. */
+  idleSessionMs?: number;
+  /** On drain, how long in-flight calls may take before everything is closed anyway. Default 30 s. */
+  drainTimeoutMs?: number;
+  /** The API client for one key; `onEvent` hears its limiter. */
+  newClient(apiKey: string, onEvent: (e: LimiterEvent) => void): C;
+  /** The MCP server of one session, over its key's client. */
+  newServer(client: C): InboxServer;
+  /** Extra facts for /healthz (e.g. the Redis connection's state). */
+  health?(): Record<string, unknown>;
+  log: Logger;
+}
+
+export interface HttpHandle {
+  /** The MCP endpoint, e.g. http://127.0.0.1:8080/mcp. */
+  url: string;
+  port: number;
+  sessions(): number;
+  /** Refuse new work, let in-flight calls finish (up to drainTimeoutMs), then close every session and client. */
+  drain(): Promise<void>;
+}
+
+/** A transport-level error, in JSON-RPC's shape as the SDK's own transport answers them. */
+function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/**
+ * Serve MCP over Streamable HTTP at /mcp, one InboxServer per session (SSE responses, so
+ * progress notifications reach the client), and GET /healthz for load balancers. Every
+ * /mcp request passes, in order: the Host/Origin allow-list (403), credentials (401, before
+ * anything touches the API), the drain (503), the body limit (413) and the session cap (503).
+ */
+export async function serveHttp<C extends ClosableClient>(o: HttpServeOptions<C>): Promise<HttpHandle> {
+  const maxBody = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const sessions = new Sessions(o.maxSessions, o.idleSessionMs ?? 30 * 60_000);
+  const clients = new KeyClients<C>(o.newClient);
+  let draining = false;
+  let inFlight = 0;
+  const settled = new Set<() => void>();
+
+  const openSession = async (req: IncomingMessage, res: ServerResponse, cred: Extract<Credential, { ok: true }>, body: unknown): Promise<void> => {
+    if (!sessions.reserve()) {
+      reply(res, 503, `This server holds its maximum of ${sessions.max} MCP sessions (--max-sessions). Close a session you no longer use (DELETE /mcp) or retry shortly.`, { 'retry-after': '5' });
+      return;
+    }
+    let server: InboxServer | undefined;
+    const lease = clients.acquire(cred.owner, cred.apiKey, (e) => server?.limiterEvent(e));
+    let placed = false;
+    let closed = false;
+    const cleanup = () => {
+      if (closed) return;
+      closed = true;
+      if (placed) sessions.remove(transport.sessionId);
+      else sessions.unreserve();
+      lease.release();
+      void server?.close().catch(() => undefined);
+    };
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        placed = true;
+        sessions.add({ id, owner: cred.owner, transport, server: server!, lastSeen: Date.now() });
+        o.log.info({ session: id, sessions: sessions.size }, 'session opened');
+      },
+    });
+    transport.onclose = cleanup;
+    try {
+      server = o.newServer(lease.client);
+      // GET /v1/me: the tools this key may use; a key the API refuses ends here.
+      await server.refresh();
+    } catch (e) {
+      cleanup();
+      if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
+        reply(res, e.status, `The Reply Inbox API refused this key (${e.code}): ${e.message}`, e.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+      } else {
+        reply(res, 502, `The Reply Inbox API could not say what this key may do (GET /v1/me): ${(e as Error).message}`);
+      }
+      return;
+    }
+    await server.mcp.connect(transport);
+    await transport.handleRequest(req, res, body);
+    // An initialize the transport refused (bad protocol version, malformed) opened no session.
+    if (!placed) cleanup();
+  };
+
+  const handleMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refused = refusedHostOrOrigin(req.headers, o.allowedHosts);
+    if (refused) return reply(res, 403, refused);
+    const cred = credentialOf(req.headers, o.auth);
+    if (!cred.ok) return reply(res, 401, cred.message, { 'www-authenticate': 'Bearer' });
+    if (draining) return reply(res, 503, 'This server is shutting down; reconnect to start a new session.', { 'retry-after': '1', connection: 'close' });
+    const sid = req.headers['mcp-session-id'];
+    const session = typeof sid === 'string' ? sessions.get(sid) : undefined;
+    // Another caller's session is answered as unknown: its existence is not theirs to learn.
+    if (typeof sid === 'string' && (!session || session.owner !== cred.owner)) return reply(res, 404, 'Session not found: start a new one with initialize.', {}, -32001);
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      if (!session) return reply(res, 400, 'Bad Request: send the mcp-session-id header of an open session.');
+      session.lastSeen = Date.now();
+      return session.transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return reply(res, 405, 'Method not allowed: POST, GET or DELETE /mcp.', { allow: 'GET, POST, DELETE' });
+    const body = await readJsonBody(req, maxBody);
+    if (!body.ok) return reply(res, body.status, body.message, {}, body.code);
+    if (session) {
+      session.lastSeen = Date.now();
+      return session.transport.handleRequest(req, res, body.value);
+    }
+    if (!isInitializeRequest(body.value)) return reply(res, 400, 'Bad Request: no session; start one with initialize (without an mcp-session-id header).');
+    return openSession(req, res, cred, body.value);
+  };
+
+  const health = (res: ServerResponse, method: string | undefined) => {
+    if (method !== 'GET' && method !== 'HEAD') return reply(res, 405, 'Method not allowed: GET /healthz.', { allow: 'GET, HEAD' });
+    const status = draining ? 503 : 200;
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(method === 'HEAD' ? undefined : JSON.stringify({ status: draining ? 'draining' : 'ok', sessions: sessions.size, keys: clients.size, in_flight: inFlight, ...o.health?.() }));
+  };
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz') return health(res, req.method);
+    if (path !== '/mcp') return reply(res, 404, 'Not found: MCP is served at /mcp.');
+    // A POST is counted until its response ends, for a tool call when its result was sent; a GET
+    // is a notification stream that stays open, so it does not hold a drain back.
+    if (req.method === 'POST') {
+      inFlight++;
+      res.once('close', () => {
+        inFlight--;
+        if (inFlight === 0) for (const done of settled) done();
+      });
+    }
+    handleMcp(req, res).catch((e: unknown) => {
+      o.log.error({ err: e }, 'HTTP request failed');
+      reply(res, 500, 'Internal error.', {}, -32603);
+    });
+  });
+  server.listen(o.listen.port, o.listen.host);
+  await once(server, 'listening');
+  const addr = server.address() as AddressInfo;
+  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+
+  let drained: Promise<void> | null = null;
+  const drain = async (): Promise<void> => {
+    draining = true;
+    server.close();
+    server.closeIdleConnections();
+    if (inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, o.drainTimeoutMs ?? 30_000);
+        settled.add(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    await sessions.closeAll();
+    await clients.closeAll();
+    server.closeAllConnections();
+  };
+
+  return {
+    url: `http://${host}:${addr.port}/mcp`,
+    port: addr.port,
+    sessions: () => sessions.size,
+    drain: () => (drained ??= drain()),
+  };
+}

@@ -1,0 +1,83 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { request } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { BIN, cleanEnv } from './helpers.js';
+
+export interface HttpBinary {
+  /** The MCP endpoint the binary printed, e.g. http://127.0.0.1:PORT/mcp. */
+  url: string;
+  child: ChildProcess;
+  stderr(): string;
+  /** Send a signal (SIGTERM by default) and wait for the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Start the built binary with --http on a free loopback port and wait for the URL it prints on stdout. */
+export async function startHttpBinary(args: string[], env: Record<string, string> = {}): Promise<HttpBinary> {
+  const child = spawn(process.execPath, [BIN, '--http', '127.0.0.1:0', '--log-level', 'warn', ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const deadline = Date.now() + 15_000;
+  while (!out.includes('\n') && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  if (!out.includes('\n')) {
+    child.kill('SIGKILL');
+    throw new Error(`the HTTP binary did not start:\n${err}`);
+  }
+  const url = (JSON.parse(out.split('\n')[0]!) as { url: string }).url;
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  return {
+    url,
+    child,
+    stderr: () => err,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** An SDK client over Streamable HTTP; `authorization` is the whole header value. */
+export async function connectHttp(url: string, authorization?: string): Promise<Client> {
+  const headers: Record<string, string> = authorization ? { authorization } : {};
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const client = new Client({ name: 'e2e-http', version: '0.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request over node:http, which (unlike fetch) sends the Host and Origin headers it is given. */
+export function raw(url: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: u.hostname, port: u.port, path: u.pathname + u.search, method: opts.method ?? 'POST', headers: opts.headers ?? {} }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+/** An initialize request as a client sends it first. */
+export const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+});
+
+/** The headers of a Streamable HTTP POST. */
+export function mcpHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...extra };
+}
