@@ -10,7 +10,7 @@ export interface HttpBinary {
   url: string;
   child: ChildProcess;
   stderr(): string;
-  /** Send a signal (SIGTERM by default) and wait for the exit code. */
+  /** Send a signal (SIGTERM by default) unless one was sent already, and wait for the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -34,7 +34,8 @@ export async function startHttpBinary(args: string[], env: Record<string, string
     child,
     stderr: () => err,
     stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      // A second SIGTERM would end a drain at once: signal only a child nobody signalled yet.
+      if (child.exitCode === null && child.signalCode === null && !child.killed) child.kill(signal);
       return exited;
     },
   };
