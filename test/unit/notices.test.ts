@@ -1,0 +1,97 @@
+import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.js';
+import { Notices, limiterNotice } from '../../src/mcp/notices.js';
+
+/** A server with the logging capability, a client collecting its log messages, and what went to the pino stream. */
+function rig() {
+  let written = '';
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      written += String(chunk);
+      done();
+    },
+  });
+  const mcp = new McpServer({ name: 't', version: '0' }, { capabilities: { logging: {} } });
+  const notices = new Notices(mcp, createLogger('t', 'info', sink));
+  const client = new Client({ name: 'c', version: '0' });
+  const received: { level: string; logger?: string; data?: any }[] = [];
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void received.push(n.params as (typeof received)[number]));
+  const connect = async () => {
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(a);
+    await client.connect(b);
+  };
+  return { mcp, notices, client, received, connect, logged: () => written };
+}
+let open: ReturnType<typeof rig> | null = null;
+afterEach(async () => {
+  await open?.client.close();
+  open = null;
+});
+
+describe('Notable events go to stderr and to the MCP client as notifications/message', () => {
+  it('a notice reaches the client with its level, our logger name and the fields, and the log stream', async () => {
+    const r = (open = rig());
+    await r.connect();
+    r.notices.send('warning', 'bucket spent', { event: 'throttled', bucket: 'read' });
+    await sleep(10);
+    expect(r.received).toEqual([{ level: 'warning', logger: 'reply-inbox-mcp', data: { message: 'bucket spent', event: 'throttled', bucket: 'read' } }]);
+    expect(JSON.parse(r.logged().trim())).toMatchObject({ level: 40, msg: 'bucket spent', event: 'throttled' });
+  });
+
+  it('the level the client set with logging/setLevel filters what is sent; stderr still gets everything at its own level', async () => {
+    const r = (open = rig());
+    await r.connect();
+    await r.client.setLoggingLevel('error');
+    r.notices.send('warning', 'a warning');
+    r.notices.send('notice', 'a notice');
+    r.notices.send('error', 'an error');
+    await sleep(10);
+    expect(r.received.map((m) => m.data.message)).toEqual(['an error']);
+    expect(r.logged()).toMatch(/a warning[\s\S]*a notice[\s\S]*an error/);
+  });
+
+  it('notices made before a client is connected wait for it and are sent on flush, once', async () => {
+    const r = (open = rig());
+    r.notices.send('notice', '3 tools hidden', { event: 'tools_hidden' });
+    await r.connect();
+    await sleep(10);
+    expect(r.received).toEqual([]);
+    r.notices.flush();
+    r.notices.flush();
+    await sleep(10);
+    expect(r.received.map((m) => m.data.event)).toEqual(['tools_hidden']);
+  });
+
+  it('the same throttling notice is not repeated within its window; another bucket is', async () => {
+    const r = (open = rig());
+    await r.connect();
+    r.notices.limiter({ type: 'rate_limited', bucket: 'read', retryAfter: 5, refillAt: Date.now() + 5000 });
+    r.notices.limiter({ type: 'rate_limited', bucket: 'read', retryAfter: 5, refillAt: Date.now() + 5000 });
+    r.notices.limiter({ type: 'rate_limited', bucket: 'upstream', retryAfter: 5, refillAt: Date.now() + 5000 });
+    await sleep(10);
+    expect(r.received.map((m) => m.data.bucket)).toEqual(['read', 'upstream']);
+  });
+});
+
+describe('Which limiter events a person hears about: a bucket spent, a 429; not refills or limit changes', () => {
+  it('exhausted, rate_limited and too_many_concurrent are warnings naming the bucket', () => {
+    const exhausted = limiterNotice({ type: 'exhausted', bucket: 'upstream', queued: 2, refillAt: Date.parse('2026-11-20T12:01:00Z') });
+    expect(exhausted).toMatchObject({ level: 'warning', fields: { event: 'throttled', bucket: 'upstream', queued: 2 } });
+    expect(exhausted!.message).toBe("Rate bucket 'upstream' is spent for this window: 2 call(s) wait for the refill (refill at 2026-11-20T12:01:00.000Z).");
+    expect(limiterNotice({ type: 'rate_limited', bucket: null, retryAfter: undefined, refillAt: 0 })).toMatchObject({ level: 'warning', fields: { event: 'rate_limited', bucket: null, retry_after: null } });
+    expect(limiterNotice({ type: 'too_many_concurrent', retryAfter: 1 })).toMatchObject({ level: 'warning', fields: { event: 'too_many_concurrent', retry_after: 1 } });
+  });
+
+  it('refill, step_back and limit_changed are not notable', () => {
+    expect(limiterNotice({ type: 'refill', buckets: ['read'], windowEnd: null })).toBeNull();
+    expect(limiterNotice({ type: 'step_back', bucket: 'read' })).toBeNull();
+    expect(limiterNotice({ type: 'limit_changed', bucket: 'read', limit: 100, source: 'me' })).toBeNull();
+  });
+});
