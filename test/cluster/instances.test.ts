@@ -1,0 +1,146 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { ADMIN_KEY_ID, atWindowStart, sandbox } from '../client/helpers.js';
+import { type HttpBinary, connectHttp, startHttpBinary } from '../e2e/http-helpers.js';
+import { type TestRedis, startRedis } from '../helpers/redis.js';
+
+/**
+ * The spec's 120 reads per window, the window shortened to 2 s (whole seconds: x-ratelimit-reset
+ * is in Unix seconds). Two instances on this 2-core machine answer about 120-150 tool calls a
+ * second between them, so 60 a second is well past what the bucket allows.
+ */
+const WINDOW = 2000;
+const READ = 120;
+const SESSIONS_PER_INSTANCE = 4;
+let redis: TestRedis;
+let sb: Sandbox;
+const served: number[] = [];
+/** The two instances sharing Redis, and their MCP sessions, used by the first two rules. */
+let shared: Fleet;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  sb = await sandbox({ rateWindowMs: WINDOW });
+  const spend = sb.limits.spend.bind(sb.limits);
+  sb.limits.spend = (who, buckets, now) => {
+    const refused = spend(who, buckets, now);
+    if (!refused && who === ADMIN_KEY_ID) served.push(now ?? Date.now());
+    return refused;
+  };
+  shared = await fleet(['--redis', redis.url]);
+});
+afterAll(async () => {
+  await shared.close();
+  await sb.close();
+  await redis.stop();
+});
+
+interface Fleet {
+  sessions: Client[];
+  close(): Promise<void>;
+}
+
+/** Two server processes behind no balancer but the test itself, with MCP sessions spread over both. */
+async function fleet(args: string[]): Promise<Fleet> {
+  const instances: HttpBinary[] = await Promise.all([startHttpBinary(['--base-url', sb.baseUrl, ...args]), startHttpBinary(['--base-url', sb.baseUrl, ...args])]);
+  const sessions: Client[] = [];
+  for (const inst of instances) for (let i = 0; i < SESSIONS_PER_INSTANCE; i++) sessions.push(await connectHttp(inst.url, `Bearer ${sb.keys.admin}`));
+  return {
+    sessions,
+    close: async () => {
+      await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
+      await Promise.all(instances.map((i) => i.stop()));
+    },
+  };
+}
+
+interface Run {
+  /** Reads the API served in each whole window of the run. */
+  windows: number[];
+  ok: number;
+  failed: string[];
+  rateLimited: number;
+  tooManyConcurrent: number;
+  peakInFlight: number;
+}
+
+/** Every session calls list_members as fast as it is answered, for `windows` windows. */
+async function drive(f: Fleet, windows: number, during?: () => void): Promise<Run> {
+  const before = sb.limits.refusals(ADMIN_KEY_ID);
+  await atWindowStart(WINDOW);
+  const from = Date.now();
+  const until = from + windows * WINDOW;
+  during?.();
+  let ok = 0;
+  const failed: string[] = [];
+  await Promise.all(
+    f.sessions.map(async (s) => {
+      while (Date.now() < until) {
+        const r = (await s.callTool({ name: 'list_members', arguments: { workspace: 'acme', limit: 1 } })) as CallToolResult;
+        if (r.isError) failed.push(JSON.stringify(r.content).slice(0, 200));
+        else ok++;
+      }
+    }),
+  );
+  const to = Date.now();
+  const after = sb.limits.refusals(ADMIN_KEY_ID);
+  const first = Math.ceil(from / WINDOW);
+  const counts = new Array<number>(Math.floor(to / WINDOW) - first).fill(0);
+  for (const t of served) {
+    const w = Math.floor(t / WINDOW) - first;
+    if (w >= 0 && w < counts.length) counts[w]!++;
+  }
+  return {
+    windows: counts,
+    ok,
+    failed,
+    rateLimited: after.rate_limited - before.rate_limited,
+    tooManyConcurrent: after.too_many_concurrent - before.too_many_concurrent,
+    peakInFlight: sb.limits.peakInFlight(ADMIN_KEY_ID),
+  };
+}
+
+function report(name: string, r: Run): void {
+  const share = r.windows.reduce((a, b) => a + b, 0) / (READ * r.windows.length);
+  process.stderr.write(
+    `[figures] ${name}: reads served per whole window ${r.windows.join(', ')} of ${READ}; throughput ${(100 * share).toFixed(1)}% of the bucket; ` +
+      `429 rate_limited ${r.rateLimited}, too_many_concurrent ${r.tooManyConcurrent}; peak in flight ${r.peakInFlight}; tool calls ok ${r.ok}, failed ${r.failed.length}\n`,
+  );
+}
+
+describe('Two server processes over HTTP sharing one key and one Redis, driven past the read bucket', () => {
+  it('zero 429s at the API, combined throughput of at least 90% of the bucket, never more than 4 in flight', async () => {
+    const r = await drive(shared, 3);
+    report('2 instances, --redis', r);
+    expect(r.failed).toEqual([]);
+    expect(r.rateLimited).toBe(0);
+    expect(r.tooManyConcurrent).toBe(0);
+    expect(r.windows.length).toBeGreaterThanOrEqual(2);
+    for (const n of r.windows) expect(n).toBeLessThanOrEqual(READ);
+    expect(r.windows.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(0.9 * READ * r.windows.length);
+    expect(r.peakInFlight).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('Redis flushed in the middle of a run: the servers recover without a restart', () => {
+  it('every tool call succeeds, and the window after the loss is served in full again', async () => {
+    const r = await drive(shared, 3, () => setTimeout(() => void redis.admin.flushall(), 1.4 * WINDOW));
+    report('2 instances, --redis, FLUSHALL after 1.4 windows', r);
+    expect(r.failed).toEqual([]);
+    // The first answers after the loss clamp the re-created buckets; a few 429s of that window were retried.
+    expect(r.rateLimited).toBeLessThanOrEqual(12);
+    expect(r.windows.at(-1)).toBeGreaterThanOrEqual(0.9 * READ);
+  });
+});
+
+describe('Without --redis, instances sharing a key do not share its buckets', () => {
+  it('each spends the whole bucket on its own and the API answers 429s (what --redis is for)', async () => {
+    const alone = await fleet([]);
+    const r = await drive(alone, 2);
+    await alone.close();
+    report('2 instances, no Redis', r);
+    expect(r.rateLimited).toBeGreaterThan(0);
+  });
+});
