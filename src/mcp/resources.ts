@@ -13,6 +13,8 @@ import { dropEmpty, fenceDeep } from './shape.js';
 
 /** Leads in resources/list: one page of the newest, never a crawl of the inbox. */
 export const LISTED_LEADS = 20;
+/** Messages in a conversation resource: the newest, as get_conversation gives by default. */
+export const CONVERSATION_MESSAGES = 50;
 const LEAD_EXPANSIONS = ['assignees', 'open_tasks', 'tags'];
 
 type Extra = { signal: AbortSignal };
@@ -93,7 +95,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
       const lead = leadIdOf(one(vars.lead));
       const fence = new Fence();
       const ctx = { api: access.api, signal: extra.signal, fence, log, workspace: () => ws, progress: async () => undefined };
-      const out = await runConversation(ctx, { workspace: ws, lead_id: lead });
+      const out = await runConversation(ctx, { workspace: ws, lead_id: lead, limit: CONVERSATION_MESSAGES });
       return text(uri, MARKDOWN, conversationMarkdown(ws, out.structured as unknown as Conversation, fence));
     }),
   );
@@ -186,7 +188,7 @@ interface Conversation {
 export function conversationMarkdown(ws: string, c: Conversation, fence: Fence): string {
   const n = c.messages.length;
   const lines = [`# Conversation with lead ${c.lead_id} (workspace ${ws})`, '', UNTRUSTED_NOTE, ''];
-  lines.push(`${n} message${n === 1 ? '' : 's'}, oldest first: the newest the service returns by default; get_conversation with a larger limit (up to 200) reads more, and message_id reads one body whole.`);
+  lines.push(`${n} message${n === 1 ? '' : 's'}, oldest first (at most the newest ${CONVERSATION_MESSAGES}): get_conversation with a larger limit (up to 200) reads more, and its message_id reads one body whole.`);
   if (c.meta.truncated) lines.push('Older messages exist beyond the 200 the service returns.');
   if (c.meta.sibling_cap_reached) lines.push('Only 12 of this lead\'s email threads were assembled.');
   if (c.meta.cache_age_seconds > 0) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old.`);
