@@ -4,7 +4,7 @@ import { type IncomingMessage, type ServerResponse, createServer, request } from
 import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import fc from 'fast-check';
@@ -12,7 +12,6 @@ import { ENDPOINTS, type Endpoint, ID_PREFIXES, type IdKind, isId, isWorkspaceSl
 import { Rng } from '../../src/sandbox/rng.js';
 import { SANDBOX_KEYS } from '../../src/sandbox/seed/keys.js';
 import type { Store } from '../../src/sandbox/store/store.js';
-import { BIN, cleanEnv } from '../e2e/helpers.js';
 
 /*
  * Shared by the reliability tests and scripts/soak.ts: an MCP session that reports every
@@ -21,6 +20,15 @@ import { BIN, cleanEnv } from '../e2e/helpers.js';
  */
 
 // ── MCP sessions ────────────────────────────────────────────────────────────────────
+
+/** The built binaries (vitest's global setup, or `npm run soak`, builds dist/ first). */
+export const BIN = fileURLToPath(new URL('../../dist/src/cli/mcp.js', import.meta.url));
+const SANDBOX_BIN = fileURLToPath(new URL('../../dist/src/cli/sandbox.js', import.meta.url));
+
+/** The parent's basic environment without its REPLY_INBOX_* variables, plus what a test passes (kept here so scripts need no vitest). */
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { ...getDefaultEnvironment(), ...extra };
+}
 
 export interface ToolError {
   code: string;
@@ -549,8 +557,6 @@ export interface SandboxProcess {
   output(): string;
   close(): Promise<void>;
 }
-
-const SANDBOX_BIN = fileURLToPath(new URL('../../dist/src/cli/sandbox.js', import.meta.url));
 
 /** Run reply-inbox-sandbox as its own process, so its logs can be captured whole. */
 export async function startSandboxProcess(args: string[]): Promise<SandboxProcess> {

@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { BIN, cleanEnv } from '../e2e/helpers.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { secretsIn } from './helpers.js';
+import { BIN, cleanEnv, secretsIn } from './helpers.js';
 
 /**
  * Malformed JSON-RPC written straight to the binary's stdin, between well-formed
