@@ -146,14 +146,16 @@ export class InboxServer {
     this.refreshed = true;
     const hiddenNow = scopeHidden(hidden);
     if (hiddenNow.length > 0 && (first || hiddenNow.join(',') !== hiddenBefore.join(','))) {
-      this.notices.send('notice', `${hiddenNow.length} tool(s) hidden: the key cannot use their scope (${[...new Set(hidden.filter((h) => h.reason === 'scope').map((h) => h.detail.replace(/^the key cannot use the scope /, '')))].join(', ')}): ${hiddenNow.join(', ')}.`, { event: 'tools_hidden', tools: hiddenNow });
+      const scopes = [...new Set(this.o.tools.filter((t) => hiddenNow.includes(t.name)).map((t) => t.endpoint.scope))].join(', ');
+      this.notices.send('notice', `${hiddenNow.length} tool(s) hidden: the key cannot use the scope ${scopes}: ${hiddenNow.join(', ')}.`, { event: 'tools_hidden', tools: hiddenNow });
     }
     for (const h of hidden.filter((x) => x.reason === 'read_only')) this.o.log.debug({ tool: h.name }, `tool hidden: ${h.detail}`);
     const added = [...this.enabled.keys()].filter((n) => !before.has(n));
     const removed = [...before].filter((n) => !this.enabled.has(n));
     const changed = !first && (added.length > 0 || removed.length > 0);
     if (changed) {
-      this.notices.send('notice', `The key's scopes changed: the tool list is updated${added.length ? `; now available: ${added.join(', ')}` : ''}${removed.length ? `; no longer available: ${removed.join(', ')}` : ''}.`, { event: 'tools_changed', added, removed });
+      const what = [added.length ? `now available: ${added.join(', ')}` : '', removed.length ? `no longer available: ${removed.join(', ')}` : ''].filter(Boolean).join('; ');
+      this.notices.send('notice', `The key's scopes changed, the tool list is updated: ${what}.`, { event: 'tools_changed', added, removed });
       if (this.mcp.isConnected()) this.mcp.sendToolListChanged();
     }
     return changed;
@@ -161,6 +163,11 @@ export class InboxServer {
 
   /** The periodic refresh: a failure keeps the current tools and is told, never thrown. */
   private async refreshQuietly(): Promise<void> {
+    // A session closed without our onclose hook (a transport set up elsewhere) stops here.
+    if (!this.mcp.isConnected()) {
+      this.watch.stop();
+      return;
+    }
     try {
       await this.refresh({ force: true });
     } catch (err) {
