@@ -24,7 +24,7 @@ export const FLAGS = {
   'http-token': { env: 'REPLY_INBOX_HTTP_TOKEN', type: 'string', help: 'With --http: a secret clients send as Authorization: Bearer; the server then acts with its own key (--api-key or --sandbox).' },
   'allowed-hosts': { env: 'REPLY_INBOX_ALLOWED_HOSTS', type: 'string', help: 'With --http: comma list of host names clients reach this server by (Host and Origin are checked); * accepts any. Default: loopback names.' },
   'max-sessions': { env: 'REPLY_INBOX_MAX_SESSIONS', type: 'string', help: 'With --http: MCP sessions held at once (default 100); more get 503.' },
-  redis: { env: 'REPLY_INBOX_REDIS_URL', type: 'string', help: 'redis://… shared by every instance: each key\'s rate buckets and concurrency live there (default: in-process).' },
+  redis: { env: 'REPLY_INBOX_REDIS_URL', type: 'string', help: 'redis://… shared by every instance (several, comma-separated: a Redis Cluster\'s seed nodes): each key\'s rate buckets and concurrency live there (default: in-process).' },
 } as const;
 export type FlagName = keyof typeof FLAGS;
 
@@ -54,7 +54,10 @@ const configSchema = z.strictObject({
   httpToken: z.string().min(16, 'use a secret of at least 16 characters').optional(),
   allowedHosts: z.array(z.string().regex(/^(\*|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host names, e.g. mcp.example.com,localhost')).optional(),
   maxSessions: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
-  redis: z.url({ protocol: /^rediss?$/, error: 'expected redis://host:port or rediss://…' }).optional(),
+  redis: z
+    .string()
+    .refine((s) => s.split(',').every((u) => /^rediss?:\/\/\S+$/.test(u.trim()) && URL.canParse(u.trim())), 'expected redis://host:port or rediss://…, or several comma-separated for a Redis Cluster')
+    .optional(),
 });
 export type Config = z.infer<typeof configSchema>;
 

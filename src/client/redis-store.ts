@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import Bottleneck from 'bottleneck';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { restoreScriptErrors } from './redis-script-errors.js';
 
 export interface RedisLimitStoreOptions {
-  /** redis://… or rediss://… */
+  /** redis://… or rediss://…; several, comma-separated, are the seed nodes of a Redis Cluster. */
   url: string;
   /**
    * How long a job may hold a token or a concurrency slot in Redis before it is taken back.
@@ -40,7 +40,7 @@ export class RedisLimitStore {
   readonly idleMs: number;
   /** This process among the instances, for the turn markers it sets. */
   readonly instance = randomBytes(6).toString('hex');
-  private readonly client: Redis;
+  private readonly client: Redis | Cluster;
   private lastErrorLog = 0;
   private closed: Promise<void> | null = null;
 
@@ -48,8 +48,11 @@ export class RedisLimitStore {
     this.jobExpirationMs = o.jobExpirationMs ?? DEFAULT_JOB_EXPIRATION_MS;
     this.heartbeatMs = o.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.idleMs = o.idleMs ?? DEFAULT_IDLE_MS;
+    const urls = o.url.split(',').map((u) => u.trim()).filter(Boolean);
     // Few retries per command: the limiter retries its own jobs until the call's deadline.
-    this.client = new Redis(o.url, { maxRetriesPerRequest: 2, connectionName: 'reply-inbox-mcp' });
+    const options = { maxRetriesPerRequest: 2, connectionName: 'reply-inbox-mcp' };
+    // bottleneck duplicates the client for its subscriber, a Cluster as a Cluster.
+    this.client = urls.length > 1 ? new Cluster(urls, { redisOptions: options }) : new Redis(urls[0]!, options);
     this.connection = new Bottleneck.IORedisConnection({ client: this.client, Redis });
     restoreScriptErrors(this.connection);
     this.connection.on('error', (e: unknown) => this.logError(e));

@@ -106,10 +106,13 @@ export async function serveHttp<C extends ClosableClient>(o: HttpServeOptions<C>
       }
       return;
     }
-    await server.mcp.connect(transport);
-    await transport.handleRequest(req, res, body);
-    // An initialize the transport refused (bad protocol version, malformed) opened no session.
-    if (!placed) cleanup();
+    try {
+      await server.mcp.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      // An initialize the transport refused (bad protocol version, malformed) opened no session.
+      if (!placed) cleanup();
+    }
   };
 
   const handleMcp = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {

@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 
 /** A real redis-server of the test's own, on a free loopback port (never 6379, which the machine's own Redis may hold). */
@@ -25,9 +28,9 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function launch(port: number): ChildProcess {
+function launch(port: number, extra: string[] = []): ChildProcess {
   // No persistence: a restart must come back empty, as after a FLUSHALL.
-  return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
+  return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -82,6 +85,50 @@ export async function startRedis(): Promise<TestRedis> {
     stop: async () => {
       admin.disconnect();
       await stopChild(child);
+    },
+  };
+}
+
+/** A three-node Redis Cluster of the test's own (no replicas), its nodes on free loopback ports. */
+export interface TestRedisCluster {
+  /** The seed nodes as --redis takes them: redis://127.0.0.1:P1,redis://127.0.0.1:P2,… */
+  url: string;
+  ports: number[];
+  /** The node that holds a name (by CLUSTER KEYSLOT and CLUSTER SLOTS). */
+  nodeOf(name: string): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startRedisCluster(): Promise<TestRedisCluster> {
+  const dir = mkdtempSync(join(tmpdir(), 'redis-cluster-'));
+  const ports = [await freePort(), await freePort(), await freePort()];
+  const children = ports.map((p) => launch(p, ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${p}.conf`), '--dir', dir]));
+  await Promise.all(ports.map((p, i) => untilReady(p, children[i]!)));
+  const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8' });
+  if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
+  const admin = new Redis({ port: ports[0], host: '127.0.0.1', maxRetriesPerRequest: 1 });
+  admin.on('error', () => undefined);
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && !/cluster_state:ok/.test(String(await admin.cluster('INFO')))) await new Promise((r) => setTimeout(r, 100));
+  return {
+    url: ports.map((p) => `redis://127.0.0.1:${p}`).join(','),
+    ports,
+    nodeOf: async (name) => {
+      const slot = Number(await admin.cluster('KEYSLOT', name));
+      const ranges = await admin.cluster('SLOTS');
+      const owner = ranges.find(([from, to]) => slot >= from && slot <= to);
+      return owner![2]![1];
+    },
+    stop: async () => {
+      admin.disconnect();
+      await Promise.all(
+        children.map(async (c) => {
+          if (c.exitCode !== null || c.signalCode !== null) return;
+          c.kill('SIGKILL');
+          await once(c, 'exit');
+        }),
+      );
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

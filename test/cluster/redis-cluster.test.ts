@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReplyInboxClient } from '../../src/client/index.js';
+import { RedisLimitStore } from '../../src/client/redis-store.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { ADMIN_KEY_ID, atWindowStart, sandbox } from '../client/helpers.js';
+import { type TestRedisCluster, startRedisCluster } from '../helpers/redis.js';
+
+const WINDOW = 1000;
+const READ = 30;
+let cluster: TestRedisCluster;
+let sb: Sandbox;
+const served: number[] = [];
+
+beforeAll(async () => {
+  cluster = await startRedisCluster();
+  sb = await sandbox({ rateWindowMs: WINDOW, bucketLimits: { read: READ } });
+  const spend = sb.limits.spend.bind(sb.limits);
+  sb.limits.spend = (who, buckets, now) => {
+    const refused = spend(who, buckets, now);
+    if (!refused && who === ADMIN_KEY_ID) served.push(now ?? Date.now());
+    return refused;
+  };
+});
+afterAll(async () => {
+  await sb.close();
+  await cluster.stop();
+});
+
+describe('Redis Cluster: a key\'s names share one {hash tag}, so its limiters and markers live in one slot', () => {
+  it('two instances given the seed nodes share the key\'s read bucket: zero 429s, every whole window served in full', async () => {
+    const stores = [new RedisLimitStore({ url: cluster.url, heartbeatMs: 100 }), new RedisLimitStore({ url: cluster.url, heartbeatMs: 100 })];
+    const clients = stores.map((store) => new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent', sharedLimits: store }));
+    await Promise.all(clients.map((c) => c.me()));
+    await atWindowStart(WINDOW);
+    const from = Date.now();
+    const until = from + 3 * WINDOW;
+    const failed: string[] = [];
+    await Promise.all(
+      clients.flatMap((c) =>
+        Array.from({ length: 5 }, async () => {
+          while (Date.now() < until) await c.call('list_members', { path: { workspace: 'acme' }, query: { limit: 1 } }).catch((e: Error) => failed.push(e.message));
+        }),
+      ),
+    );
+    const to = Date.now();
+    expect(failed).toEqual([]);
+    expect(sb.limits.refusals(ADMIN_KEY_ID)).toEqual({ rate_limited: 0, too_many_concurrent: 0 });
+    const first = Math.ceil(from / WINDOW);
+    const windows = new Array<number>(Math.floor(to / WINDOW) - first).fill(0);
+    for (const t of served) {
+      const w = Math.floor(t / WINDOW) - first;
+      if (w >= 0 && w < windows.length) windows[w]!++;
+    }
+    expect(windows.length).toBeGreaterThanOrEqual(2);
+    for (const n of windows) expect(n).toBe(READ);
+    // Every name of this key, bottleneck's and our refill markers alike, is held by one node.
+    const tag = stores[0]!.tagOf(sb.keys.admin);
+    const names = ['read', 'write', 'upstream', 'thread', 'concurrency'].flatMap((p) => [`b_${stores[0]!.limiterId(tag, p)}_settings`, `b_${stores[0]!.limiterId(tag, p)}_job_weights`]);
+    names.push(`ri:v1:{${tag}}:turn:w${first * WINDOW}`);
+    const nodes = new Set(await Promise.all(names.map((n) => cluster.nodeOf(n))));
+    expect(nodes.size).toBe(1);
+    await Promise.all(clients.map((c) => c.close()));
+    await Promise.all(stores.map((s) => s.close()));
+  });
+});
