@@ -38,10 +38,11 @@ async function session(args: string[], env: Record<string, string>): Promise<Ses
   return { client, logs, errors, stderr: () => err, close: () => client.close() };
 }
 
-async function until(what: string, ok: () => boolean, ms = 5_000): Promise<void> {
+/** Poll until ok(); on a timeout, say what was seen instead. */
+async function until(what: string, ok: () => boolean, seen: () => unknown = () => '', ms = 5_000): Promise<void> {
   const end = Date.now() + ms;
   while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; seen: ${JSON.stringify(seen())}`);
     await sleep(25);
   }
 }
@@ -201,7 +202,7 @@ describe.concurrent('Notable events reach the client as MCP log messages at the 
     try {
       await s.client.setLoggingLevel('warning');
       await spendUpstream(s, 'globex');
-      await until('the throttling notice', () => s.logs.some((l) => l.data?.event === 'throttled'));
+      await until('the throttling notice', () => s.logs.some((l) => l.data?.event === 'throttled'), () => [s.logs, s.stderr()]);
       const notice = s.logs.find((l) => l.data?.event === 'throttled')!;
       expect(notice).toMatchObject({ level: 'warning', logger: 'reply-inbox-mcp', data: { bucket: 'upstream' } });
       expect(notice.data.message).toMatch(/Rate bucket 'upstream' is spent/);
@@ -216,7 +217,7 @@ describe.concurrent('Notable events reach the client as MCP log messages at the 
     try {
       await s.client.setLoggingLevel('error');
       await spendUpstream(s, 'acme');
-      await until('the throttling line on stderr', () => /Rate bucket 'upstream' is spent/.test(s.stderr()));
+      await until('the throttling line on stderr', () => /Rate bucket 'upstream' is spent/.test(s.stderr()), () => s.stderr());
       await sleep(100);
       expect(s.logs.filter((l) => l.data?.event === 'throttled')).toEqual([]);
     } finally {
@@ -232,7 +233,7 @@ describe.concurrent('Notable events reach the client as MCP log messages at the 
       expect(parseToolError(quiet).error.code).toBe('not_found');
       const r = (await s.client.callTool({ name: 'list_campaigns', arguments: {} })) as CallToolResult;
       expect(parseToolError(r).error.code).toBe('upstream_error');
-      await until('the failure notice', () => s.logs.some((l) => l.data?.event === 'upstream_failure'));
+      await until('the failure notice', () => s.logs.some((l) => l.data?.event === 'upstream_failure'), () => [r, s.logs, s.stderr()]);
       expect(s.logs).toHaveLength(1);
       expect(s.logs[0]).toMatchObject({ level: 'error', data: { event: 'upstream_failure', what: 'list_campaigns', code: 'upstream_error', status: 502 } });
       expect(s.stderr()).toMatch(/list_campaigns failed upstream: upstream_error/);

@@ -41,10 +41,11 @@ async function session(baseUrl: string, extra: string[]): Promise<Session> {
   return { client, listChanged: () => changed, logs, close: () => client.close() };
 }
 
-async function until(what: string, ok: () => boolean, ms = 6_000): Promise<void> {
+/** Poll until ok(); on a timeout, say what was seen instead. */
+async function until(what: string, ok: () => boolean, seen: () => unknown = () => '', ms = 6_000): Promise<void> {
   const end = Date.now() + ms;
   while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; seen: ${JSON.stringify(seen())}`);
     await sleep(25);
   }
 }
@@ -79,7 +80,7 @@ describe('A scope change seen at the periodic GET /v1/me refresh updates the too
 
   it('at start the insights tools are hidden (insights:read withheld from a user), and the client is told which and why', async () => {
     expect(await insightTools(s)).toEqual([]);
-    await until('the tools-hidden notice', () => s.logs.some((l) => l.data?.event === 'tools_hidden'));
+    await until('the tools-hidden notice', () => s.logs.some((l) => l.data?.event === 'tools_hidden'), () => s.logs);
     const notice = s.logs.find((l) => l.data?.event === 'tools_hidden')!;
     expect(notice.level).toBe('notice');
     expect([...notice.data.tools].sort()).toEqual(INSIGHTS);
@@ -89,7 +90,7 @@ describe('A scope change seen at the periodic GET /v1/me refresh updates the too
   it('the owner promoted to admin: list_changed arrives, the insights tools are listed and work', async () => {
     const before = s.listChanged();
     sandbox.control.setUserRole(DEE, 'admin');
-    await until('list_changed after the promotion', () => s.listChanged() > before);
+    await until('list_changed after the promotion', () => s.listChanged() > before, () => s.logs);
     expect(await insightTools(s)).toEqual(INSIGHTS);
     const r = (await s.client.callTool({ name: 'get_insights_summary', arguments: {} })) as CallToolResult;
     expect(r.isError).toBeFalsy();
@@ -101,7 +102,7 @@ describe('A scope change seen at the periodic GET /v1/me refresh updates the too
   it('demoted again: list_changed again and the insights tools are gone', async () => {
     const before = s.listChanged();
     sandbox.control.setUserRole(DEE, 'user');
-    await until('list_changed after the demotion', () => s.listChanged() > before);
+    await until('list_changed after the demotion', () => s.listChanged() > before, () => s.logs);
     expect(await insightTools(s)).toEqual([]);
   });
 
@@ -137,7 +138,7 @@ describe('A scope change seen on an insufficient_scope answer (refresh off) upda
     sandbox.control.setUserRole(DEE, 'user');
     const r = (await s.client.callTool({ name: 'get_insights_summary', arguments: {} })) as CallToolResult;
     expect(parseToolError(r).error).toMatchObject({ code: 'insufficient_scope', required_scope: 'insights:read' });
-    await until('list_changed after the refusal', () => s.listChanged() > before);
+    await until('list_changed after the refusal', () => s.listChanged() > before, () => s.logs);
     expect(await insightTools(s)).toEqual([]);
   });
 });
