@@ -42,6 +42,16 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/**
+ * Content-Disposition for any file name: a plain ASCII name as is; otherwise an ASCII
+ * fallback and the exact name in RFC 5987 form (a header value cannot carry it raw).
+ */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  if (ascii === filename) return `attachment; filename="${ascii}"`;
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}`;
+}
+
 export function createSandboxServer(parts: ServerParts) {
   const { store, handlers, limits, faults, cursors, log } = parts;
   const sockets = new Set<Socket>();
@@ -119,7 +129,7 @@ export function createSandboxServer(parts: ServerParts) {
         if (reset === 'after') return drop();
         const headers: Record<string, string> = {
           'content-type': 'application/octet-stream',
-          'content-disposition': `attachment; filename="${result.filename.replace(/["\\\r\n]/g, '_')}"`,
+          'content-disposition': contentDisposition(result.filename),
           'cache-control': 'no-store',
           'content-length': String(result.binary.length),
         };

@@ -214,3 +214,14 @@ describe('Attachment download: both ids in the workspace, the file on a message 
     expect(r.body.error).toMatchObject({ code: 'invalid_id', param: 'attachment_id' });
   });
 });
+
+describe('Messages rules: attachment download keeps any file name (Content-Disposition attachment)', () => {
+  it('a non-Latin-1 name with a bidi override is served, with an ASCII fallback and the exact name in filename*', async () => {
+    const { contentDisposition } = await import('../../src/sandbox/server.js');
+    const name = 'Angebot für Q4 \u202Efdp.exe';
+    const header = contentDisposition(name);
+    expect(header).toMatch(/^attachment; filename="[\x20-\x7e]+"; filename\*=UTF-8''/);
+    expect(decodeURIComponent(header.split("UTF-8''")[1]!)).toBe(name);
+    expect(() => new Headers({ 'content-disposition': header })).not.toThrow();
+  });
+});

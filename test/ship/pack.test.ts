@@ -31,10 +31,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('npm pack: `files` keeps the tarball lean', () => {
-  it('holds the built server, the manifest and the README; no tests, scripts, sources or source maps', () => {
+  it('holds the built server, the manifest, the README and the licence; no tests, scripts, sources or source maps', () => {
     const paths = listed.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'manifest.json', 'dist/src/cli/mcp.js', 'dist/src/cli/sandbox.js']));
-    expect(paths.filter((p) => !/^(dist\/(src|tools)\/|package\.json$|README\.md$|manifest\.json$)/.test(p))).toEqual([]);
+    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'manifest.json', 'dist/src/cli/mcp.js', 'dist/src/cli/sandbox.js']));
+    expect(paths.filter((p) => !/^(dist\/(src|tools)\/|package\.json$|README\.md$|LICENSE$|manifest\.json$)/.test(p))).toEqual([]);
     expect(paths.filter((p) => p.endsWith('.map') || (p.endsWith('.ts') && !p.endsWith('.d.ts')))).toEqual([]);
     expect(statSync(tarball).size).toBeLessThan(1024 * 1024);
   });
