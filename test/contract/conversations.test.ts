@@ -192,7 +192,10 @@ describe('Attachment download: both ids in the workspace, the file on a message 
       expect(r.status).toBe(200);
       expect(r.headers.get('content-type')).toBe('application/octet-stream');
       expect(r.headers.get('cache-control')).toBe('no-store');
-      expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="[^"]+"$/);
+      const disposition = r.headers.get('content-disposition')!;
+      expect(disposition).toMatch(/^attachment; filename="[^"]+"(; filename\*=UTF-8''\S+)?$/);
+      const exact = disposition.includes("filename*=UTF-8''") ? decodeURIComponent(disposition.split("UTF-8''")[1]!) : /filename="([^"]+)"/.exec(disposition)![1];
+      expect(exact).toBe(a.filename);
       expect(Buffer.isBuffer(r.body)).toBe(true);
       expect((r.body as Buffer).toString('utf8')).toContain(a.id);
       expect(Number(r.headers.get('content-length'))).toBe((r.body as Buffer).length);
