@@ -29,7 +29,8 @@ beforeAll(async () => {
     if (!refused && who === ADMIN_KEY_ID) served.push(now ?? Date.now());
     return refused;
   };
-  shared = await fleet(['--redis', redis.url]);
+  // One instance is given the flag, the other its env twin.
+  shared = await fleet(['--redis', redis.url], [], { REPLY_INBOX_REDIS_URL: redis.url });
 });
 afterAll(async () => {
   await shared.close();
@@ -38,16 +39,18 @@ afterAll(async () => {
 });
 
 interface Fleet {
+  instances: HttpBinary[];
   sessions: Client[];
   close(): Promise<void>;
 }
 
 /** Two server processes behind no balancer but the test itself, with MCP sessions spread over both. */
-async function fleet(args: string[]): Promise<Fleet> {
-  const instances: HttpBinary[] = await Promise.all([startHttpBinary(['--base-url', sb.baseUrl, ...args]), startHttpBinary(['--base-url', sb.baseUrl, ...args])]);
+async function fleet(argsA: string[], argsB = argsA, envB: Record<string, string> = {}): Promise<Fleet> {
+  const instances: HttpBinary[] = await Promise.all([startHttpBinary(['--base-url', sb.baseUrl, ...argsA]), startHttpBinary(['--base-url', sb.baseUrl, ...argsB], envB)]);
   const sessions: Client[] = [];
   for (const inst of instances) for (let i = 0; i < SESSIONS_PER_INSTANCE; i++) sessions.push(await connectHttp(inst.url, `Bearer ${sb.keys.admin}`));
   return {
+    instances,
     sessions,
     close: async () => {
       await Promise.all(sessions.map((s) => s.close().catch(() => undefined)));
@@ -87,7 +90,7 @@ async function drive(f: Fleet, windows: number, during?: () => void): Promise<Ru
   const to = Date.now();
   const after = sb.limits.refusals(ADMIN_KEY_ID);
   const first = Math.ceil(from / WINDOW);
-  const counts = new Array<number>(Math.floor(to / WINDOW) - first).fill(0);
+  const counts = new Array<number>(Math.max(0, Math.floor(to / WINDOW) - first)).fill(0);
   for (const t of served) {
     const w = Math.floor(t / WINDOW) - first;
     if (w >= 0 && w < counts.length) counts[w]!++;
@@ -121,6 +124,26 @@ describe('Two server processes over HTTP sharing one key and one Redis, driven p
     for (const n of r.windows) expect(n).toBeLessThanOrEqual(READ);
     expect(r.windows.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(0.9 * READ * r.windows.length);
     expect(r.peakInFlight).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('The key\'s 4 slots are shared too: with a slow API the instances together never have more than 4 requests in flight', () => {
+  it('the API sees 4 at once and refuses none as too_many_concurrent; /healthz reports Redis ready', async () => {
+    for (const inst of shared.instances) {
+      const health = await fetch(inst.url.replace(/\/mcp$/, '/healthz'));
+      expect(await health.json()).toMatchObject({ status: 'ok', redis: 'ready', sessions: SESSIONS_PER_INSTANCE });
+    }
+    // Each call now takes 60 ms at the API: 8 sessions would put 8 in flight without the shared cap.
+    sb.faults.faults.latency_ms = 60;
+    try {
+      const r = await drive(shared, 0.5);
+      expect(r.failed).toEqual([]);
+      expect(r.tooManyConcurrent).toBe(0);
+      expect(r.rateLimited).toBe(0);
+      expect(r.peakInFlight).toBe(4);
+    } finally {
+      sb.faults.faults.latency_ms = 0;
+    }
   });
 });
 
