@@ -4,7 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { type CountingProxy, countingProxy } from './helpers.js';
+import { type CountingProxy, countingProxy, runBinary } from './helpers.js';
 import { type HttpBinary, INITIALIZE, connectHttp, mcpHeaders, raw, startHttpBinary } from './http-helpers.js';
 
 let sb: Sandbox;
@@ -122,6 +122,39 @@ describe('DNS-rebinding protection: Host and Origin are checked against the allo
   });
 });
 
+describe('--allowed-hosts: the names a deployment is reached by replace the loopback defaults', () => {
+  it('a listed name passes on any port, a loopback name no longer does', async () => {
+    const named = await startHttpBinary(['--base-url', relay.url, '--allowed-hosts', 'mcp.example.com,other.example.com:8443']);
+    try {
+      const send = (host: string) => raw(named.url, { headers: mcpHeaders({ host, authorization: bearer('admin') }), body: INITIALIZE }).then((r) => r.status);
+      expect(await send('mcp.example.com')).toBe(200);
+      expect(await send('MCP.example.com:443')).toBe(200);
+      expect(await send('other.example.com:8443')).toBe(200);
+      expect(await send('other.example.com:9999')).toBe(403);
+      expect(await send(`127.0.0.1:${new URL(named.url).port}`)).toBe(403);
+    } finally {
+      await named.stop('SIGKILL');
+    }
+  });
+});
+
+describe('HTTP flags: a mistake is named before anything starts (exit 2)', () => {
+  it.each([
+    [['--http', '0.0.0.0:0', '--base-url', 'http://127.0.0.1:9'], /--allowed-hosts: listening on 0\.0\.0\.0/],
+    [['--http', '0', '--api-key', SANDBOX_KEYS.admin, '--base-url', 'http://127.0.0.1:9'], /protect the endpoint with --http-token/],
+    [['--sandbox', '--http-token', 'a-long-enough-secret'], /--http-token protects the HTTP endpoint: use it with --http/],
+    [['--sandbox', '--http', '0', '--http-token', 'short'], /--http-token: use a secret of at least 16 characters/],
+    [['--sandbox', '--http', 'localhost:http'], /--http: expected \[host:\]port/],
+    [['--sandbox', '--redis', 'http://127.0.0.1:6379'], /--redis: expected redis:\/\/host:port/],
+    [['--sandbox', '--http', '0', '--max-sessions', '0'], /--max-sessions/],
+  ])('%j', async (args, message) => {
+    const r = await runBinary(args as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+  });
+});
+
 describe('Limits on body size: over 1 MiB gets 413, a body that is not JSON gets 400', () => {
   it('a declared length over the limit and a chunked body past it are both refused with a JSON-RPC error', async () => {
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_note', arguments: { body: 'x'.repeat(1_200_000) } } });
@@ -138,7 +171,7 @@ describe('Limits on body size: over 1 MiB gets 413, a body that is not JSON gets
 
 describe('Limits on concurrent sessions (--max-sessions): more get 503 with a clear error', () => {
   it('the third session is refused while two are open, and accepted once one closed', async () => {
-    const capped = await startHttpBinary(['--base-url', relay.url, '--max-sessions', '2']);
+    const capped = await startHttpBinary(['--base-url', relay.url], { REPLY_INBOX_MAX_SESSIONS: '2' });
     try {
       const a = await connectHttp(capped.url, bearer('admin'));
       const b = await connectHttp(capped.url, bearer('rep'));
