@@ -24,6 +24,8 @@ const DEFAULT_HEARTBEAT_MS = 1_000;
 const DEFAULT_IDLE_MS = 15 * 60_000;
 /** A turn marker only needs to outlive the moment every instance has moved past that window. */
 const TURN_MARK_TTL_MS = 120_000;
+/** How long close() waits for Redis to acknowledge QUIT. */
+const CLOSE_WAIT_MS = 1_000;
 /** Bump when the layout of what we keep in Redis changes, so old state is never misread. */
 const LAYOUT = 'v1';
 
@@ -90,12 +92,18 @@ export class RedisLimitStore {
    * connection leaves that connection open, which keeps the process alive: this closes it.
    */
   close(): Promise<void> {
-    this.closed ??= this.connection.disconnect(true).then(
-      () => undefined,
-      () => {
-        this.client.disconnect();
-      },
-    );
+    this.closed ??= (async () => {
+      // QUIT waits for Redis; a Redis that is down would hold the shutdown, so after a second both are cut.
+      let timer: NodeJS.Timeout | undefined;
+      const quit = this.connection.disconnect(true).then(
+        () => true,
+        () => false,
+      );
+      const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CLOSE_WAIT_MS)));
+      const clean = await Promise.race([quit, late]);
+      clearTimeout(timer);
+      if (!clean) await this.connection.disconnect(false);
+    })();
     return this.closed;
   }
 

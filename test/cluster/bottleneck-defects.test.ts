@@ -159,6 +159,16 @@ describe('disconnect closes the shared connection', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(await redis.clients()).toBe(baseline);
   });
+
+  it('with Redis unreachable, closing does not wait for it for ever', async () => {
+    const store = new RedisLimitStore({ url: 'redis://127.0.0.1:1' });
+    const t = Date.now();
+    await store.close();
+    expect(Date.now() - t).toBeLessThan(2500);
+    // No reconnect loop is left behind to keep the process alive.
+    for (let i = 0; i < 50 && store.status() !== 'end'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(store.status()).toBe('end');
+  });
 });
 
 describe('a Redis limiter whose own bookkeeping fails after the request ran keeps the request\'s result', () => {
