@@ -104,7 +104,7 @@ export async function runConversation(ctx: ToolContext, raw: Record<string, unkn
   if (meta.cache_age_seconds > 0) lines.push(`Served from a cache ${meta.cache_age_seconds} s old (refresh=true for a fresh copy).`);
   shaped.forEach((m, i) => {
     lines.push('', `### ${i + 1}. ${m.direction} ${m.kind} · ${m.sent_at ?? 'time unknown'} · ${m.id}`);
-    lines.push(`From: ${f.inline(m.from_name)} ${m.from_email ? `<${m.from_email}>` : ''}`.trimEnd());
+    lines.push(`From: ${f.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null)}`);
     if (m.subject) lines.push(`Subject: ${f.inline(m.subject)}`);
     if (m.attachments.length) lines.push(`Attachments: ${m.attachments.map((a) => `${f.inline(a.filename)} (${a.id})`).join(', ')}`);
     lines.push(m.body ? f.wrap(m.body, 'email body') : '(no body)');

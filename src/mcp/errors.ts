@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isReplyInboxError } from '../client/index.js';
 import { redactSecrets } from '../log.js';
+import { InvalidResponseError } from './response-check.js';
 
 /** The tool that lists ids of each kind, for "what to do next" sentences. */
 const LISTED_BY: Record<string, string> = {
@@ -66,6 +67,15 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
 }
 
 export function errorBody(err: unknown, tool: string): ToolErrorBody {
+  if (err instanceof InvalidResponseError) {
+    const write = err.endpoint.write;
+    const next = !write
+      ? 'The service answered with something unexpected; try again in a minute, and report it if it persists.'
+      : err.endpoint.idempotent
+        ? `The change may have been applied; repeating ${tool} is harmless, or read the object again to check.`
+        : `The change may have been applied: do not repeat ${tool} blindly. ${err.check ?? ''}`.trim();
+    return { error: { code: err.code, message: err.message, status: null }, next_step: next };
+  }
   if (isReplyInboxError(err)) {
     const x = err as unknown as Record<string, unknown> & { code: string; message: string; kind: string };
     const status = typeof x.status === 'number' ? x.status : x.kind === 'validation' ? 400 : null;

@@ -19,8 +19,10 @@ export function leadLines(l: Lead, fence: Fence): string {
   if (Array.isArray(l.assignee_ids) && l.assignee_ids.length) facts.push(`assigned ${l.assignee_ids.join(',')}`);
   if (s(l.campaign_name)) facts.push(`campaign ${l.campaign_name}`);
   if (s(l.meeting_outcome)) facts.push(`meeting ${l.meeting_outcome}`);
-  if (s(l.email)) facts.push(String(l.email));
-  const who = [[s(l.first_name), s(l.last_name)].filter(Boolean).join(' '), s(l.title), s(l.company_name)].filter(Boolean).join(', ');
+  // The address is the lead's own text too (a quoted local part can hold anything), so it goes in the fence.
+  const name = [s(l.first_name), s(l.last_name)].filter(Boolean).join(' ');
+  const address = s(l.email) ? `<${l.email}>` : null;
+  const who = [[name, address].filter(Boolean).join(' '), s(l.title), s(l.company_name)].filter(Boolean).join(', ');
   const said = [who, s(l.subject), s(l.body_preview)].filter(Boolean).join(' | ');
   return `- ${facts.join('; ')}${said ? `\n  ${fence.inline(said)}` : ''}`;
 }

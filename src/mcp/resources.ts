@@ -169,7 +169,6 @@ function leadEntry(ws: string, l: Row): Resource {
     uri: URI.lead(ws, id),
     name: id,
     title: `Lead ${id}${facts ? ` (${facts})` : ''}`,
-    description: typeof l.email === 'string' ? `Lead ${l.email}` : undefined,
     mimeType: JSON_TYPE,
     ...(typeof l.last_message_at === 'string' ? { annotations: { lastModified: l.last_message_at } } : {}),
   };
@@ -193,7 +192,7 @@ export function conversationMarkdown(ws: string, c: Conversation, fence: Fence):
   if (c.meta.sibling_cap_reached) lines.push('Only 12 of this lead\'s email threads were assembled.');
   if (c.meta.cache_age_seconds > 0) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old.`);
   c.messages.forEach((m, i) => {
-    const who = `${fence.inline(m.from_name)}${m.from_email ? ` <${m.from_email}>` : ''}`;
+    const who = fence.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null);
     lines.push('', `## ${i + 1}. ${m.direction === 'inbound' ? 'Inbound' : m.direction === 'outbound' ? 'Outbound' : m.direction} ${m.kind === 'campaign_send' ? 'campaign send' : m.kind}`, '');
     lines.push(`- Message: ${m.id}`, `- Direction: ${m.direction}`, `- From: ${who}`, `- Time: ${m.sent_at ?? 'unknown'}`);
     if (m.subject) lines.push(`- Subject: ${fence.inline(m.subject)}`);

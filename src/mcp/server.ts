@@ -8,6 +8,7 @@ import { annotationsFor } from './annotations.js';
 import { splitArgs } from './call.js';
 import type { ApiCaller, ToolContext } from './context.js';
 import { errorBody, errorResult } from './errors.js';
+import { checkOutput, checkedApi } from './response-check.js';
 import { Fence } from './fence.js';
 import { itemBound, multiPageApi, multiPageSummary } from './multipage.js';
 import { Notices } from './notices.js';
@@ -89,10 +90,13 @@ export class InboxServer {
   private refreshing: Promise<boolean> | null = null;
   private readonly notices: Notices;
   private readonly watch: ScopeWatch;
+  /** The client as tools and resources see it: every JSON answer checked against its endpoint. */
+  private readonly api: ApiCaller;
 
   constructor(private readonly o: InboxServerOptions) {
     this.mcp = new McpServer({ name: o.name, version: o.version }, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS });
     this.notices = new Notices(this.mcp, o.log);
+    this.api = checkedApi(o.api);
     const server = this.mcp.server;
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.enabled.values()].map(publishedTool) }));
     server.setRequestHandler(CallToolRequestSchema, async (req, extra) => this.callTool(req.params.name, req.params.arguments, extra));
@@ -180,7 +184,7 @@ export class InboxServer {
   /** What resources, prompts and completions see of this server. */
   private access(): InboxAccess {
     return {
-      api: this.o.api,
+      api: this.api,
       workspaces: () => this.workspaces,
       defaultWorkspace: () => this.defaultWorkspace,
       scopes: () => this.scopes,
@@ -216,6 +220,10 @@ export class InboxServer {
       }
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
+    // A "__proto__" key, once parsed, becomes the arguments' prototype: refuse it like any unknown argument.
+    if (rawArgs !== null && typeof rawArgs === 'object' && ![Object.prototype, null].includes(Object.getPrototypeOf(rawArgs))) {
+      return errorResult(errorBody(new ValidationError('invalid_request', name, "Unknown argument '__proto__'.", '__proto__'), name));
+    }
     const parsed = tool.input.safeParse(rawArgs ?? {});
     if (!parsed.success) return errorResult(errorBody(argumentError(tool, parsed.error), name));
     const { max_items, all, ...rest } = parsed.data as Record<string, unknown> & { max_items?: number; all?: boolean };
@@ -223,7 +231,7 @@ export class InboxServer {
     const bound = tool.multiPage ? itemBound({ max_items, all }) : undefined;
     const progressToken = extra._meta?.progressToken;
     const ctx: ToolContext = {
-      api: this.o.api,
+      api: this.api,
       signal: extra.signal,
       fence: new Fence(),
       log: this.o.log,
@@ -240,10 +248,11 @@ export class InboxServer {
       },
     };
     // A multi-page read: the tool's own list call is paged under the limiter, with progress.
-    const paging = bound === undefined ? null : multiPageApi(this.o.api, tool.name, { maxItems: bound, signal: extra.signal, onPage: (n, total, message) => void ctx.progress(n, total, message) });
+    const paging = bound === undefined ? null : multiPageApi(this.api, tool.name, { maxItems: bound, signal: extra.signal, onPage: (n, total, message) => void ctx.progress(n, total, message) });
     if (paging) ctx.api = paging;
     try {
       const out = tool.run ? await tool.run(ctx, args) : await runGeneric(ctx, tool, args);
+      checkOutput(tool.endpoint, tool.output, out.structured);
       const read = paging?.envelope();
       const text = read ? `${out.text}\n${multiPageSummary(read)}` : out.text;
       return { content: [{ type: 'text', text }, ...(out.extraContent ?? [])], structuredContent: out.structured };

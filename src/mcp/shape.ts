@@ -1,11 +1,11 @@
 import { Fence, UNTRUSTED_NOTE } from './fence.js';
 
-/** Fields whose text comes from outside the company, wherever they appear. */
+/** Fields whose text comes from outside the company, wherever they appear (an address can carry text too). */
 const OUTSIDE_TEXT = new Set([
   'first_name', 'last_name', 'company_name', 'subject', 'body_preview', 'body', 'body_text', 'body_html',
-  'from_name', 'notes', 'internal_notes', 'filename', 'phone',
+  'from_name', 'from_email', 'to_email', 'email', 'notes', 'internal_notes', 'filename', 'phone',
 ]);
-/** Containers whose every string is outside text (a booking form's answers, tracking tags). */
+/** Containers whose every string, at any depth, is outside text (a booking form's answers, tracking tags). */
 const OUTSIDE_CONTAINERS = new Set(['custom_fields', 'utm_params']);
 /** Where `name` is a person from outside rather than one of ours. */
 const OUTSIDE_NAME_PARENTS = new Set(['invitee', 'guests', 'lead_snapshot']);
@@ -26,24 +26,36 @@ export function dropEmpty(value: unknown): unknown {
   return value;
 }
 
+interface Where {
+  /** The field this value sits in (array items inherit their array's field). */
+  key: string;
+  /** The field of the object that holds this value. */
+  parent: string;
+  /** The `object` kind of the nearest enclosing record. */
+  kind: string;
+  /** Inside a container of outside text. */
+  inside: boolean;
+}
+
 /** A copy with every outside string fenced, for the text a model reads. Counts what it fenced. */
-export function fenceDeep(value: unknown, fence: Fence, state = { fenced: 0 }, key = '', parent = '', kind = ''): unknown {
+export function fenceDeep(value: unknown, fence: Fence, state = { fenced: 0 }, at: Where = { key: '', parent: '', kind: '', inside: false }): unknown {
   if (typeof value === 'string') {
     const outside =
-      OUTSIDE_TEXT.has(key) ||
-      OUTSIDE_CONTAINERS.has(parent) ||
-      (key === 'name' && (OUTSIDE_NAME_PARENTS.has(parent) || kind === 'meeting')) ||
-      (key === 'title' && kind === 'lead');
+      at.inside ||
+      OUTSIDE_TEXT.has(at.key) ||
+      (at.key === 'name' && (OUTSIDE_NAME_PARENTS.has(at.parent) || at.kind === 'meeting')) ||
+      (at.key === 'title' && at.kind === 'lead');
     if (!outside || value === '') return value;
     state.fenced++;
     return fence.inline(value);
   }
-  if (Array.isArray(value)) return value.map((v) => fenceDeep(v, fence, state, key, key === '' ? parent : key, kind));
+  if (Array.isArray(value)) return value.map((v) => fenceDeep(v, fence, state, at));
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    const k = typeof obj.object === 'string' ? obj.object : kind;
+    const kind = typeof obj.object === 'string' ? obj.object : at.kind;
+    const inside = at.inside || OUTSIDE_CONTAINERS.has(at.key);
     const out: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries(obj)) out[name] = fenceDeep(v, fence, state, name, OUTSIDE_CONTAINERS.has(parent) ? parent : key, k);
+    for (const [name, v] of Object.entries(obj)) out[name] = fenceDeep(v, fence, state, { key: name, parent: at.key, kind, inside });
     return out;
   }
   return value;

@@ -39,7 +39,7 @@ async function session(args: string[], env: Record<string, string>): Promise<Ses
 }
 
 /** Poll until ok(); on a timeout, say what was seen instead. */
-async function until(what: string, ok: () => boolean, seen: () => unknown = () => '', ms = 5_000): Promise<void> {
+async function until(what: string, ok: () => boolean, seen: () => unknown = () => '', ms = 15_000): Promise<void> {
   const end = Date.now() + ms;
   while (!ok()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}; seen: ${JSON.stringify(seen())}`);

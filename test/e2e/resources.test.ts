@@ -144,7 +144,8 @@ describe('A lead: JSON with its assignees, open tasks and tags; outside text fen
     expect(mimeType).toBe('application/json');
     const body = JSON.parse(text);
     expect(body.note).toBe(UNTRUSTED_NOTE);
-    expect(body.lead).toMatchObject({ object: 'lead', id: lead.id, workspace: 'acme', status: lead.status, email: lead.email });
+    expect(body.lead).toMatchObject({ object: 'lead', id: lead.id, workspace: 'acme', status: lead.status });
+    expect(body.lead.email).toMatch(new RegExp(`^<untrusted-[0-9a-f]{6}>${lead.email.replace(/[.+]/g, '\\$&')}</untrusted-[0-9a-f]{6}>$`));
     expect(body.lead.assignees.map((a: any) => a.id)).toEqual(lead.assignees.map((a: any) => a.id));
     expect(body.lead.open_tasks.map((t: any) => t.id)).toEqual(lead.open_tasks.map((t: any) => t.id));
     expect(body.lead.tags.map((t: any) => t.id)).toEqual(lead.tags.map((t: any) => t.id));
@@ -197,7 +198,8 @@ describe('Its conversation: markdown, one section per message with direction, se
       const m = messages[i];
       expect(part).toContain(`- Direction: ${m.direction}`);
       expect(part).toContain(`- Time: ${m.sent_at}`);
-      if (m.from_email) expect(part).toMatch(new RegExp(`^- From: .*<${m.from_email.replace(/[.+]/g, '\\$&')}>$`, 'm'));
+      // The sender's address is outside text too: it sits inside the fence with the name.
+      if (m.from_email) expect(part).toMatch(new RegExp(`^- From: <untrusted-[0-9a-f]{6}>.*<${m.from_email.replace(/[.+]/g, '\\$&')}></untrusted-[0-9a-f]{6}>$`, 'm'));
       if (m.attachments.length === 0) expect(part).toContain('- Attachments: none');
       for (const a of m.attachments) {
         expect(part).toContain(`(${a.id})`);

@@ -1,0 +1,74 @@
+import {
+  CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, InitializeRequestSchema, type JSONRPCMessage,
+  JSONRPCMessageSchema, ListPromptsRequestSchema, ListResourceTemplatesRequestSchema, ListResourcesRequestSchema,
+  ListToolsRequestSchema, PingRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * JSON-RPC 2.0 on the way in: a message that cannot be handled gets the error the spec
+ * names (-32700 parse error, -32600 invalid request, -32602 invalid params) instead of
+ * silence or an internal error; a notification is never answered.
+ */
+export type Vetted = { message: JSONRPCMessage } | { reply: JSONRPCMessage | null };
+
+const KNOWN_REQUESTS: Record<string, { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } }> = {
+  initialize: InitializeRequestSchema,
+  ping: PingRequestSchema,
+  'tools/list': ListToolsRequestSchema,
+  'tools/call': CallToolRequestSchema,
+  'resources/list': ListResourcesRequestSchema,
+  'resources/templates/list': ListResourceTemplatesRequestSchema,
+  'resources/read': ReadResourceRequestSchema,
+  'prompts/list': ListPromptsRequestSchema,
+  'prompts/get': GetPromptRequestSchema,
+  'completion/complete': CompleteRequestSchema,
+  'logging/setLevel': SetLevelRequestSchema,
+};
+
+const isId = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
+function error(id: string | number | null, code: number, message: string): { reply: JSONRPCMessage } {
+  return { reply: { jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage };
+}
+
+export function vetMessage(value: unknown): Vetted {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return error(null, -32600, 'Invalid Request: a message is one JSON object (batches are not supported).');
+  }
+  const m = value as Record<string, unknown>;
+  const id = isId(m.id) ? m.id : null;
+  const isRequest = 'id' in m && 'method' in m;
+  const isNotification = !('id' in m) && 'method' in m;
+  if (m.jsonrpc !== '2.0') return isNotification ? { reply: null } : error(id, -32600, 'Invalid Request: "jsonrpc" must be "2.0".');
+  if ('method' in m) {
+    if (typeof m.method !== 'string') return isNotification ? { reply: null } : error(id, -32600, 'Invalid Request: "method" must be a string.');
+    if (isRequest && !isId(m.id)) return error(null, -32600, 'Invalid Request: "id" must be a string or a number.');
+    if ('params' in m && (m.params === null || typeof m.params !== 'object' || Array.isArray(m.params))) {
+      return isNotification ? { reply: null } : error(id, -32602, 'Invalid params: "params" must be an object.');
+    }
+    const schema = isRequest ? KNOWN_REQUESTS[m.method] : undefined;
+    if (schema) {
+      const r = schema.safeParse(m);
+      if (!r.success) {
+        const issue = r.error!.issues[0]!;
+        return error(id, -32602, `Invalid params for ${m.method}: ${issue.path.map(String).join('.') || 'params'}: ${issue.message}.`);
+      }
+    }
+  } else if (!('result' in m) && !('error' in m)) {
+    return 'id' in m ? error(id, -32600, 'Invalid Request: a request needs "method".') : { reply: null };
+  }
+  const parsed = JSONRPCMessageSchema.safeParse(m);
+  if (!parsed.success) return isNotification || !('id' in m) ? { reply: null } : error(id, -32600, 'Invalid Request: not a JSON-RPC 2.0 message.');
+  return { message: parsed.data };
+}
+
+/** One line of stdio. */
+export function vetLine(line: string): Vetted {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return error(null, -32700, 'Parse error: the line is not JSON.');
+  }
+  return vetMessage(value);
+}

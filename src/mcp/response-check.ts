@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { checkHint } from '../client/retry.js';
+import { type Endpoint, RESOURCES, effectsSchema, endpoint as endpointByName, listEnvelope } from '../spec/index.js';
+import type { ApiCaller } from './context.js';
+
+/**
+ * The API answered 2xx with a body that is not what the endpoint returns. A tool must not
+ * pass such a body on as a result (it would fail the tool's own output schema) nor crash
+ * on it; for a write, the change may still have happened.
+ */
+export class InvalidResponseError extends Error {
+  readonly code = 'invalid_response';
+  constructor(
+    readonly endpoint: Endpoint,
+    readonly where: string,
+    readonly check: string | null,
+  ) {
+    super(`The API answered ${endpoint.name} with a body that is not ${endpoint.returns === 'list' ? `a list of ${endpoint.resource}` : `a ${endpoint.resource}`} (${where}).`);
+  }
+}
+
+const cache = new Map<string, z.ZodType>();
+
+/** What a 2xx body of this endpoint must be. Readers stay tolerant: unknown fields and enum values pass. */
+function expected(e: Endpoint): z.ZodType {
+  let s = cache.get(e.name);
+  if (s) return s;
+  const item = RESOURCES[e.resource] ?? z.looseObject({});
+  if (e.write) {
+    // Write answers vary in how much of the resource they carry; all carry effects.
+    const base = e.returns === 'list' ? listEnvelope(z.looseObject({})) : z.looseObject({});
+    s = base.extend({ effects: effectsSchema });
+  } else s = e.returns === 'list' ? listEnvelope(item) : item;
+  cache.set(e.name, s);
+  return s;
+}
+
+function firstIssue(error: z.ZodError): string {
+  const i = error.issues[0]!;
+  return `${i.path.length ? i.path.join('.') : 'the body'}: ${i.message}`;
+}
+
+/** The client, with every JSON answer checked against its endpoint before a tool sees it. */
+export function checkedApi(api: ApiCaller): ApiCaller {
+  return {
+    async call(name, req) {
+      const r = await api.call(name, req);
+      const e = endpointByName(name);
+      if (e.returns === 'binary') return r;
+      const ok = expected(e).safeParse(r.data);
+      if (!ok.success) throw new InvalidResponseError(e, firstIssue(ok.error), e.write ? checkHint(e, req.path ?? {}, req.body) : null);
+      return r;
+    },
+  };
+}
+
+/** A tool's own result that fails its published output schema is refused the same way. */
+export function checkOutput(e: Endpoint, output: z.ZodType, structured: unknown): void {
+  const ok = output.safeParse(structured);
+  if (!ok.success) throw new InvalidResponseError(e, firstIssue(ok.error), null);
+}
