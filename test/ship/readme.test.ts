@@ -8,7 +8,6 @@ import { ROOT } from './helpers.js';
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 /** Docs that other issues are writing now; the README links them ahead of their landing. */
-const PENDING_DOCS = new Set(['docs/deploy.md', 'docs/resources-and-prompts.md']);
 
 /** The body of the first fenced code block after a heading. */
 function firstBlockAfter(heading: string): string {
@@ -64,7 +63,7 @@ describe('README: toolsets, tools and their reference', () => {
   it('every relative link points at a file of the repository', () => {
     const links = [...readme.matchAll(/\]\(([^)#]+)\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l));
     expect(links).toEqual(expect.arrayContaining(['docs/tools.md', 'manifest.json', 'docs/client.md']));
-    for (const l of links) if (!PENDING_DOCS.has(l)) expect(existsSync(join(ROOT, l)), l).toBe(true);
+    for (const l of links) expect(existsSync(join(ROOT, l)), l).toBe(true);
   });
 
   it('says what it never does', () => {
