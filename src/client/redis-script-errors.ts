@@ -16,14 +16,22 @@ const BOTTLENECK_CODE = /^ERR ((?:SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT|OVERWEIG
  * (its issues #205, #212, #219). Stripping the prefix from those codes, on our connection
  * only, lets bottleneck's own recovery run; every other error is passed on untouched.
  */
-export function restoreScriptErrors(connection: Bottleneck.IORedisConnection): void {
+export function restoreScriptErrors(connection: Bottleneck.IORedisConnection, onLost?: (limiterId: string) => void): void {
   const runner = connection as unknown as ScriptRunner;
   const original = runner.__scriptFn__.bind(runner);
   runner.__scriptFn__ = (name: string): ScriptFn => {
     const fn = original(name);
     return (...args: unknown[]) => {
       const cb = args.pop() as Callback;
-      return fn(...args, (err: Error | null, replies: unknown) => cb(err ? bare(err) : null, replies));
+      // bottleneck passes the number of keys, then its keys, the first being b_<id>_settings.
+      const settingsKey = String(args[1] ?? '');
+      return fn(...args, (err: Error | null, replies: unknown) => {
+        const e = err ? bare(err) : null;
+        if (e?.message === 'SETTINGS_KEY_NOT_FOUND' && settingsKey.startsWith('b_') && settingsKey.endsWith('_settings')) {
+          onLost?.(settingsKey.slice(2, -'_settings'.length));
+        }
+        cb(e, replies);
+      });
     };
   };
 }

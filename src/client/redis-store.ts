@@ -44,6 +44,7 @@ export class RedisLimitStore {
   readonly instance = randomBytes(6).toString('hex');
   private readonly client: Redis | Cluster;
   private lastErrorLog = 0;
+  private readonly lostListeners = new Map<string, () => void>();
   private closed: Promise<void> | null = null;
 
   constructor(private readonly o: RedisLimitStoreOptions) {
@@ -56,7 +57,7 @@ export class RedisLimitStore {
     // bottleneck duplicates the client for its subscriber, a Cluster as a Cluster.
     this.client = urls.length > 1 ? new Cluster(urls, { redisOptions: options }) : new Redis(urls[0]!, options);
     this.connection = new Bottleneck.IORedisConnection({ client: this.client, Redis });
-    restoreScriptErrors(this.connection);
+    restoreScriptErrors(this.connection, (id) => this.lostListeners.get(id)?.());
     this.connection.on('error', (e: unknown) => this.logError(e));
   }
 
@@ -68,6 +69,12 @@ export class RedisLimitStore {
   /** A bottleneck limiter id; bottleneck makes its keys `b_<id>_…`, so the tag stays their first `{…}`. */
   limiterId(tag: string, part: string): string {
     return `ri:${LAYOUT}:{${tag}}:${part}`;
+  }
+
+  /** Hear when Redis no longer holds a limiter's state (FLUSHALL, restart, expiry); returns the way to stop. */
+  onLost(limiterId: string, listener: () => void): () => void {
+    this.lostListeners.set(limiterId, listener);
+    return () => this.lostListeners.delete(limiterId);
   }
 
   /** Claim the refill that follows a window: true for exactly one instance per window. */

@@ -17,6 +17,8 @@ export class SharedBucket {
   private source: LimitSource = 'spec';
   /** The last reservoir value this instance saw (Redis holds the truth): for state() only. */
   private seen: number;
+  /** The lowest x-ratelimit-remaining of the server's current window, and when that window ends. */
+  private remaining: { value: number; until: number | undefined } | null = null;
 
   constructor(
     readonly bucket: Bucket,
@@ -100,6 +102,20 @@ export class SharedBucket {
     const target = Math.max(0, this.limit - out);
     this.seen = target !== r ? await this.limiter.incrementReservoir(target - r) : r;
     return this.seen;
+  }
+
+  /** What an answer of the server's current window said was left. */
+  noteRemaining(value: number, until: number | undefined): void {
+    const r = this.remaining;
+    const same = r !== null && r.until === until && (until === undefined || Date.now() < until);
+    this.remaining = same ? { value: Math.min(r.value, value), until } : { value, until };
+  }
+
+  /** The tokens the server said were left in the window still running, or null when no answer of it is known. */
+  remainingHint(): number | null {
+    const r = this.remaining;
+    if (!r || (r.until !== undefined && Date.now() >= r.until)) return null;
+    return r.value;
   }
 
   queued(): number {

@@ -53,6 +53,8 @@ export class SharedLimiter implements RateLimiter {
   private peakInFlight = 0;
   private closed = false;
   private readonly exhaustedNoted = new Set<Bucket>();
+  private readonly unwatch: (() => void)[] = [];
+  private closing: { at: number; timer: NodeJS.Timeout } | null = null;
 
   constructor(private readonly o: SharedLimiterOptions) {
     const caps = o.caps ?? {};
@@ -77,7 +79,40 @@ export class SharedLimiter implements RateLimiter {
       });
     }
     this.window = new ServerWindow({ marginMs: o.refillMarginMs, fallbackMs: o.fallbackWindowMs, onTurn: (ended) => void this.turn(ended) });
+    for (const b of Object.values(this.buckets)) this.watchLoss(o.store.limiterId(o.tag, b.bucket), () => this.afterLoss(b));
+    this.watchLoss(o.store.limiterId(o.tag, 'concurrency'), () => updateSettings(this.concurrency, { maxConcurrent: this.maxConcurrent }));
     this.started = this.start();
+  }
+
+  /**
+   * A bucket re-created after a loss starts full, though the server's window may be nearly
+   * spent: clamp it to what the last answer of this window said was left, less the requests
+   * that may be under way. With no answer of the running window known, it stays as created:
+   * emptying it then could leave it empty with no answer ever coming to tell when to refill.
+   * Either way the move publishes the capacity to every instance's queued calls.
+   */
+  private async afterLoss(b: SharedBucket): Promise<void> {
+    const hint = b.remainingHint();
+    if (hint === null) await b.limiter.incrementReservoir(0);
+    else await b.clampTo(Math.max(0, hint - this.maxConcurrent));
+  }
+
+  /**
+   * bottleneck re-creates a limiter's lost state when one of its own calls meets the loss, but
+   * nothing tells the calls already queued, in any instance, that capacity is back: a script
+   * that publishes it (increment_reservoir, update_settings) does. At most one nudge a second.
+   */
+  private watchLoss(id: string, nudge: () => Promise<unknown>): void {
+    let last = 0;
+    this.unwatch.push(
+      this.o.store.onLost(id, () => {
+        const now = Date.now();
+        if (this.closed || now - last < 1_000) return;
+        last = now;
+        // Let bottleneck's recovery of the call that met the loss run first.
+        setTimeout(() => void nudge().catch((e: unknown) => this.emit({ type: 'store_error', message: messageOf(e) })), 50).unref();
+      }),
+    );
   }
 
   /** Settings kept in Redis outlive a configuration change (bottleneck keeps them at init): ours are written again. */
@@ -192,6 +227,7 @@ export class SharedLimiter implements RateLimiter {
     if (s.kind === 'lost') return;
     const { info, status, code } = s;
     const window = this.window.place(info.resetMs);
+    if (this.window.end !== null) this.voidAt(this.window.end);
     const named = new Set(describedBuckets(spent.map((b) => b.bucket), info, (b) => this.buckets[b].serverLimit));
     const counted = status !== 429 && window === 'current';
     // A header of a window that already ended by our clock must not clamp the next one, which another instance may have refilled.
@@ -205,12 +241,32 @@ export class SharedLimiter implements RateLimiter {
       }
       if (drained.includes(b)) work.push(b.clampTo(0));
       else if (!counted) work.push(b.giveBack());
-      else if (describes && open && info.remaining !== undefined) work.push(b.clampTo(info.remaining));
+      else if (describes && open && info.remaining !== undefined) {
+        b.noteRemaining(info.remaining, info.resetMs);
+        work.push(b.clampTo(info.remaining));
+      }
     }
     if (status === 429 && code === 'too_many_concurrent') this.emit({ type: 'too_many_concurrent', retryAfter: info.retryAfter });
     for (const b of drained) this.emit({ type: 'rate_limited', bucket: named.size > 0 ? b.bucket : null, retryAfter: info.retryAfter, refillAt: this.window.turnsAt ?? Date.now() });
     if (drained.length) this.window.ensureTimer();
     await Promise.all(work);
+  }
+
+  /**
+   * When the server's window ends, the tokens it left unused are void: empty the buckets then,
+   * so that nothing is taken between the end and the refill (which comes a margin later and
+   * counts only the calls still out): a call taken there would land in the new window uncounted.
+   * Only for a window still running by our clock: a late answer must not empty the next one.
+   */
+  private voidAt(end: number): void {
+    if (this.closed || this.closing?.at === end || Date.now() >= end) return;
+    if (this.closing) clearTimeout(this.closing.timer);
+    const timer = setTimeout(() => {
+      this.closing = null;
+      void Promise.all(Object.values(this.buckets).map((b) => b.clampTo(0))).catch((e: unknown) => this.emit({ type: 'store_error', message: messageOf(e) }));
+    }, end - Date.now());
+    timer.unref();
+    this.closing = { at: end, timer };
   }
 
   private noteExhausted(b: SharedBucket): void {
@@ -284,6 +340,8 @@ export class SharedLimiter implements RateLimiter {
   async close(): Promise<void> {
     this.closed = true;
     this.window.close();
+    if (this.closing) clearTimeout(this.closing.timer);
+    for (const stop of this.unwatch.splice(0)) stop();
     await Promise.all([
       ...Object.values(this.buckets).map((b) => b.stop()),
       this.concurrency.stop({ dropWaitingJobs: true }).catch(() => undefined).then(() => this.concurrency.disconnect(false)),
