@@ -33,6 +33,15 @@ export function table(s: Section): string {
   return [head, rule, ...body].join('\n');
 }
 
+/**
+ * Buckets far out of reach: headers still flow, so the server's client runs as it would
+ * against the real API, and nothing throttles. (With rate limits off the sandbox sends no
+ * rate headers, and a client that hears none keeps to the spec's figures.)
+ */
+export const UNMETERED: SandboxOptions = {
+  bucketLimits: { read: 1_000_000_000, write: 1_000_000_000, upstream: 1_000_000_000, thread: 1_000_000_000, max_concurrent: 1_000_000 },
+};
+
 export function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ port: 0, logLevel: 'silent', now: ANCHOR, ...options });
 }

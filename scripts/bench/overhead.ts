@@ -5,12 +5,12 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { ReplyInboxClient } from '../../src/client/index.js';
-import { type Section, mcpSession, median, percentile, round, sandbox } from './lib.js';
+import { type Section, mcpSession, median, percentile, round, sandbox, UNMETERED } from './lib.js';
 
 const N = 200;
 
 export async function overhead(): Promise<Section[]> {
-  const sb = await sandbox({ rateLimits: false });
+  const sb = await sandbox(UNMETERED);
   const s = await mcpSession(sb);
   const lead = sb.store.sortedLeads('acme').at(-1)!.id;
   const dispatcher = new Agent({ connections: 1 });
@@ -70,7 +70,7 @@ export async function overhead(): Promise<Section[]> {
   return [
     {
       title: 'Overhead: an MCP tool call against a direct API request',
-      note: `Median and p95 over ${N} calls each, interleaved, against one sandbox with rate limits off. The added milliseconds are what the server adds to every tool call (JSON-RPC over stdio, validation, the limiter, shaping and fencing); the model's own latency dwarfs them.`,
+      note: `Median and p95 over ${N} calls each, interleaved, against one sandbox whose buckets are out of reach (metered, never throttling). The added milliseconds are what the server adds to every tool call (JSON-RPC over stdio, validation, the limiter, shaping and fencing); the model's own latency dwarfs them.`,
       columns: ['call', 'direct p50 (ms)', 'direct p95 (ms)', 'MCP p50 (ms)', 'MCP p95 (ms)', 'added p50 (ms)', 'ratio'],
       rows,
     },

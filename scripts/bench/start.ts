@@ -1,12 +1,12 @@
 /** Start: time from spawn to the initialize answer, and memory after start and after 1,000 calls. */
 import { performance } from 'node:perf_hooks';
-import { type Section, mcpSession, median, round, rssMiB, sandbox } from './lib.js';
+import { type Section, mcpSession, median, round, rssMiB, sandbox, UNMETERED } from './lib.js';
 
 const SPAWNS = 5;
 const CALLS = 1000;
 
 export async function start(): Promise<Section[]> {
-  const sb = await sandbox({ rateLimits: false });
+  const sb = await sandbox(UNMETERED);
   const times: number[] = [];
   for (let i = 0; i < SPAWNS; i++) {
     const t = performance.now();

@@ -1,11 +1,11 @@
 /** Tokens: what the model reads (bytes, tokens ≈ bytes/4) against the raw API JSON for the same data. */
-import { type Section, mcpSession, sandbox } from './lib.js';
+import { type Section, mcpSession, sandbox, UNMETERED } from './lib.js';
 
 const textBytes = (r: Record<string, unknown>) =>
   ((r.content ?? []) as { type: string; text?: string }[]).filter((c) => c.type === 'text').reduce((n, c) => n + Buffer.byteLength(c.text ?? ''), 0);
 
 export async function tokens(): Promise<Section[]> {
-  const sb = await sandbox({ rateLimits: false });
+  const sb = await sandbox(UNMETERED);
   const s = await mcpSession(sb);
   const raw = async (path: string) => {
     const r = await fetch(`${sb.baseUrl}${path}`, { headers: { authorization: `Bearer ${sb.keys.admin}` } });
