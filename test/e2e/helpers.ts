@@ -7,6 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
+import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
+import { TEST_NOW } from '../helpers/sandbox.js';
 
 /** The built MCP binary (test/global-setup.ts emits dist/ before any test file runs). */
 export const BIN = fileURLToPath(new URL('../../dist/src/cli/mcp.js', import.meta.url));
@@ -199,4 +201,28 @@ export async function rawSession(args: string[], messages: Record<string, unknow
 export async function toolNames(s: McpSession): Promise<string[]> {
   const { tools } = await s.client.listTools();
   return tools.map((t) => t.name).sort();
+}
+
+/** A sandbox of this process, a counting relay before it, and the binary talking to the relay. */
+export interface RelayedMcp {
+  sandbox: Sandbox;
+  proxy: CountingProxy;
+  s: McpSession;
+  close(): Promise<void>;
+}
+
+export async function startRelayedMcp(args: string[], key: string = SANDBOX_KEYS.admin): Promise<RelayedMcp> {
+  const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
+  const proxy = await countingProxy(sandbox.baseUrl);
+  const s = await startMcp(args, { REPLY_INBOX_API_KEY: key, REPLY_INBOX_BASE_URL: proxy.url });
+  return {
+    sandbox,
+    proxy,
+    s,
+    close: async () => {
+      await s.close();
+      await proxy.close();
+      await sandbox.close();
+    },
+  };
 }

@@ -1,24 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNTRUSTED_NOTE } from '../../src/mcp/fence.js';
-import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { type CountingProxy, type McpSession, countingProxy, startMcp } from './helpers.js';
+import { type Sandbox, SANDBOX_KEYS } from '../../src/sandbox/index.js';
+import { type CountingProxy, type McpSession, type RelayedMcp, startMcp, startRelayedMcp } from './helpers.js';
 
 /** Prompts over stdio against a sandbox of this process, behind a relay that counts requests. */
 let sandbox: Sandbox;
 let proxy: CountingProxy;
 let s: McpSession;
 
+let relayed: RelayedMcp;
+
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
-  proxy = await countingProxy(sandbox.baseUrl);
-  s = await startMcp(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: proxy.url });
+  relayed = await startRelayedMcp(['--workspace', 'acme', '--log-level', 'warn']);
+  ({ sandbox, proxy, s } = relayed);
 });
-afterAll(async () => {
-  await s?.close();
-  await proxy?.close();
-  await sandbox?.close();
-});
+afterAll(() => relayed?.close());
 
 async function api(path: string, query: Record<string, string | number | boolean> = {}): Promise<any> {
   const url = new URL(path, sandbox.baseUrl);

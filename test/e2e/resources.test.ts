@@ -1,11 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNTRUSTED_NOTE } from '../../src/mcp/fence.js';
-import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
+import { type Sandbox, SANDBOX_KEYS } from '../../src/sandbox/index.js';
 import { INJECTION_TEXT, SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { htmlToText } from '../../src/spec/index.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { type CountingProxy, type McpSession, callOk, countingProxy, startMcp } from './helpers.js';
+import { type CountingProxy, type McpSession, type RelayedMcp, callOk, startRelayedMcp } from './helpers.js';
 
 /**
  * Resources over stdio: the binary runs against a sandbox of this process behind a
@@ -16,16 +15,13 @@ let sandbox: Sandbox;
 let proxy: CountingProxy;
 let s: McpSession;
 
+let relayed: RelayedMcp;
+
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
-  proxy = await countingProxy(sandbox.baseUrl);
-  s = await startMcp(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: proxy.url });
+  relayed = await startRelayedMcp(['--workspace', 'acme', '--log-level', 'warn']);
+  ({ sandbox, proxy, s } = relayed);
 });
-afterAll(async () => {
-  await s?.close();
-  await proxy?.close();
-  await sandbox?.close();
-});
+afterAll(() => relayed?.close());
 
 /** The API's own answer, read directly from the sandbox with the same key. */
 async function api(path: string, query: Record<string, string | number> = {}): Promise<any> {
