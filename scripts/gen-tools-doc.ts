@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { publishedTool } from '../src/mcp/server.js';
-import type { ToolDef } from '../src/mcp/tool.js';
+import type { ToolDef } from '../src/mcp/runtime/tool.js';
 import { ALL_TOOLS } from '../tools/index.js';
 
 /**

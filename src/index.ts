@@ -3,7 +3,7 @@
  * transport), the 46 tools, the API client and the sandbox.
  */
 export { InboxServer, type InboxServerOptions, SERVER_INSTRUCTIONS } from './mcp/server.js';
-export { serveStdio } from './mcp/stdio.js';
+export { serveStdio } from './mcp/transport/stdio.js';
 export { ALL_TOOLS } from '../tools/index.js';
 export { ReplyInboxClient } from './client/index.js';
 export { startSandbox, SANDBOX_KEYS, type Sandbox, type SandboxOptions } from './sandbox/index.js';

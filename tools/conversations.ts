@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineTool } from '../src/mcp/tool.js';
-import { runConversation, runDownload } from '../src/mcp/conversation.js';
-import { leadLink } from '../src/mcp/links.js';
+import { defineTool } from '../src/mcp/runtime/tool.js';
+import { runConversation, runDownload } from '../src/mcp/view/conversation.js';
+import { leadLink } from '../src/mcp/view/links.js';
 
 const message = z.looseObject({
   id: z.string(),

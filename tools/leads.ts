@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { defineTool } from '../src/mcp/tool.js';
-import { listOf, listOutput, objectOf, withEffects } from '../src/mcp/outputs.js';
+import { defineTool } from '../src/mcp/runtime/tool.js';
+import { listOf, listOutput, objectOf, withEffects } from '../src/mcp/runtime/outputs.js';
 import { leadResource } from '../src/spec/index.js';
-import { runProjected } from '../src/mcp/project.js';
-import { conversationLink } from '../src/mcp/links.js';
+import { runProjected } from './support/project.js';
+import { conversationLink } from '../src/mcp/view/links.js';
 
 /** The fields a triage decision needs; everything else is one `fields` or `view: "full"` away. */
 export const LEAD_TRIAGE_FIELDS = [

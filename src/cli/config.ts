@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from '../log.js';
 import { API_KEY_FORMAT, type Toolset, TOOL_ENDPOINTS, workspaceSchema } from '../spec/index.js';
 import { SANDBOX_KEYS, type SandboxKeyName } from '../sandbox/index.js';
-import { type Listen, isLoopback, parseListen } from '../mcp/http-listen.js';
+import { type Listen, isLoopback, parseListen } from '../mcp/transport/http/listen.js';
 
 export const TOOLSETS = [...new Set(TOOL_ENDPOINTS.map((e) => e.toolset!))] as Toolset[];
 const TOOL_NAMES = TOOL_ENDPOINTS.map((e) => e.name);

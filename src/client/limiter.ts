@@ -3,7 +3,7 @@ import { type Bucket, RATE_LIMITS } from '../spec/index.js';
 import { BucketAccount, type LimitSource } from './bucket.js';
 import { installFastYield } from './fast-yield.js';
 import { type RateInfo, describedBuckets } from './rate-headers.js';
-import { ServerWindow } from './window.js';
+import { ServerWindow } from './server-window.js';
 
 export type RateFigures = Record<Bucket, number> & { max_concurrent: number };
 

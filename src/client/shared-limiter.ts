@@ -16,7 +16,7 @@ import {
 import { describedBuckets } from './rate-headers.js';
 import type { RedisLimitStore } from './redis-store.js';
 import { SharedBucket } from './shared-bucket.js';
-import { ServerWindow } from './window.js';
+import { ServerWindow } from './server-window.js';
 
 export interface SharedLimiterOptions extends LimiterOptions {
   store: RedisLimitStore;

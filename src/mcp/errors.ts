@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isReplyInboxError } from '../client/index.js';
 import { redactSecrets } from '../log.js';
-import { InvalidResponseError } from './response-check.js';
+import { InvalidResponseError } from './runtime/response-check.js';
 
 /** The tool that lists ids of each kind, for "what to do next" sentences. */
 const LISTED_BY: Record<string, string> = {

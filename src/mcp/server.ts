@@ -3,21 +3,21 @@ import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequest
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { type LimiterEvent, ValidationError } from '../client/index.js';
-import type { InboxAccess } from './access.js';
-import { annotationsFor } from './annotations.js';
-import { splitArgs } from './call.js';
-import type { ApiCaller, ToolContext } from './context.js';
+import type { InboxAccess } from './context/access.js';
+import { annotationsFor } from './runtime/annotations.js';
+import { splitArgs } from './runtime/call.js';
+import type { ApiCaller, ToolContext } from './runtime/tool-context.js';
 import { errorBody, errorResult } from './errors.js';
-import { checkOutput, checkedApi } from './response-check.js';
-import { Fence } from './fence.js';
-import { itemBound, multiPageApi, multiPageSummary } from './multipage.js';
+import { checkOutput, checkedApi } from './runtime/response-check.js';
+import { Fence } from './view/fence.js';
+import { itemBound, multiPageApi, multiPageSummary } from './runtime/multipage.js';
 import { Notices } from './notices.js';
-import { registerPrompts } from './prompts.js';
-import { type Hidden, type Selection, selectTools } from './registry.js';
-import { registerResources } from './resources.js';
+import { registerPrompts } from './context/prompts.js';
+import { type Hidden, type Selection, selectTools } from './runtime/registry.js';
+import { registerResources } from './context/resources.js';
 import { ScopeWatch } from './scope-watch.js';
-import { textOf } from './shape.js';
-import type { ToolDef, ToolOutput } from './tool.js';
+import { textOf } from './view/shape.js';
+import type { ToolDef, ToolOutput } from './runtime/tool.js';
 
 export const SERVER_INSTRUCTIONS = [
   'Tools over a shared team inbox of replies to cold-email campaigns (Reply Inbox API v1).',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNTRUSTED_NOTE } from '../../src/mcp/fence.js';
+import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { INJECTION_TEXT, SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { isUnread } from '../../src/sandbox/views/lead.js';

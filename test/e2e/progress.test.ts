@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, LoggingMessageNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ITEMS_BOUND } from '../../src/mcp/multipage.js';
+import { MAX_ITEMS_BOUND } from '../../src/mcp/runtime/multipage.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import { BIN, type CountingProxy, cleanEnv, countingProxy, parseToolError } from './helpers.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNTRUSTED_NOTE } from '../../src/mcp/fence.js';
+import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS } from '../../src/sandbox/index.js';
 import { type CountingProxy, type McpSession, type RelayedMcp, startMcp, startRelayedMcp } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNTRUSTED_NOTE } from '../../src/mcp/fence.js';
+import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS } from '../../src/sandbox/index.js';
 import { INJECTION_TEXT, SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { htmlToText } from '../../src/spec/index.js';

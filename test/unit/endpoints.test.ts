@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { ENDPOINTS, TOOL_ENDPOINTS, bucketsFor, endpoint } from '../../src/spec/index.js';
 import { HANDLERS } from '../../src/sandbox/handlers/index.js';
 
-const SPEC = readFileSync(new URL('../../../shared/spec/reply-inbox-api-v1.md', import.meta.url), 'utf8');
+/** The spec is the team's reference, not part of the repository: CI names it, a user's clone skips the cross-check. */
+const SPEC_PATH = process.env.REPLY_INBOX_SPEC;
+if (!SPEC_PATH) console.warn('endpoints.test.ts: REPLY_INBOX_SPEC is not set, so the cross-check against the spec is skipped (CI sets it).');
+const SPEC = SPEC_PATH ? readFileSync(SPEC_PATH, 'utf8') : '';
 
 /** Every "METHOD /v1/..." (or "METHOD .../...") row of the spec's Endpoints tables and prose. */
 function specEndpoints(): Set<string> {
@@ -23,16 +26,17 @@ function normalise(path: string): string {
   return path.replace(/\{(task_id|meeting_id|event_type_id|template_id)\}/g, '{id}');
 }
 
-describe('the endpoint table lists every endpoint of the spec', () => {
-  const spec = specEndpoints();
-  const ours = new Set(ENDPOINTS.map((e) => `${e.method} ${normalise(e.path)}`));
-
+describe.skipIf(!SPEC_PATH)('the endpoint table lists every endpoint of the spec (REPLY_INBOX_SPEC)', () => {
   it('has each endpoint the spec names, and no other', () => {
+    const spec = specEndpoints();
+    const ours = new Set(ENDPOINTS.map((e) => `${e.method} ${normalise(e.path)}`));
     expect([...spec].filter((s) => !ours.has(s))).toEqual([]);
     expect([...ours].filter((s) => !spec.has(s))).toEqual([]);
-    expect(spec.size).toBe(48);
-    expect(ENDPOINTS.length).toBe(48);
+    expect(spec.size).toBe(ENDPOINTS.length);
   });
+});
+
+describe('the endpoint table', () => {
 
   it('has 46 tool endpoints (all but the two mobile-session calls), with unique names', () => {
     expect(TOOL_ENDPOINTS.length).toBe(46);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { vetLine, vetMessage } from '../../src/mcp/jsonrpc-guard.js';
+import { vetLine, vetMessage } from '../../src/mcp/transport/jsonrpc-guard.js';
 
 const replyOf = (v: ReturnType<typeof vetLine>) => ('reply' in v ? (v.reply as any) : null);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { checkHint } from '../client/retry.js';
-import { type Endpoint, RESOURCES, effectsSchema, endpoint as endpointByName, listEnvelope } from '../spec/index.js';
-import type { ApiCaller } from './context.js';
+import { checkHint } from '../../client/retry.js';
+import { type Endpoint, RESOURCES, effectsSchema, endpoint as endpointByName, listEnvelope } from '../../spec/index.js';
+import type { ApiCaller } from './tool-context.js';
 
 /**
  * The API answered 2xx with a body that is not what the endpoint returns. A tool must not

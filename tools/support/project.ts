@@ -1,10 +1,10 @@
-import { endpoint } from '../spec/index.js';
-import { splitArgs } from './call.js';
-import type { ToolContext } from './context.js';
+import { endpoint } from '../../src/spec/index.js';
+import { splitArgs } from '../../src/mcp/runtime/call.js';
+import type { ToolContext } from '../../src/mcp/runtime/tool-context.js';
 import { leadLines, leadPageText } from './lead-text.js';
-import { UNTRUSTED_NOTE } from './fence.js';
-import { textOf } from './shape.js';
-import type { ToolOutput } from './tool.js';
+import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
+import { textOf } from '../../src/mcp/view/shape.js';
+import type { ToolOutput } from '../../src/mcp/runtime/tool.js';
 
 interface ViewArgs {
   view?: 'compact' | 'full';

@@ -1,5 +1,5 @@
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { InboxServer } from './server.js';
+import type { InboxServer } from '../../server.js';
 
 export interface Session {
   id: string;

@@ -1,4 +1,4 @@
-import type { LimiterEvent } from '../client/index.js';
+import type { LimiterEvent } from '../../../client/index.js';
 
 export interface ClosableClient {
   close(): Promise<void>;

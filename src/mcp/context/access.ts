@@ -1,7 +1,7 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { isId, isWorkspaceSlug } from '../spec/index.js';
-import type { ApiCaller } from './context.js';
-import { errorBody } from './errors.js';
+import { isId, isWorkspaceSlug } from '../../spec/index.js';
+import type { ApiCaller } from '../runtime/tool-context.js';
+import { errorBody } from '../errors.js';
 
 /** What resources, prompts and completions need of the server: the client and what GET /v1/me said. */
 export interface InboxAccess {

@@ -2,12 +2,12 @@ import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { idSchema, workspaceSchema } from '../spec/index.js';
+import { idSchema, workspaceSchema } from '../../spec/index.js';
 import { type InboxAccess, workspaceOr } from './access.js';
 import { completeAssignee, completeFrom, completeLead, completeTemplate, completeWorkspace } from './completions.js';
-import { UNTRUSTED_NOTE } from './fence.js';
-import { URI } from './links.js';
-import { WINDOW_CHOICES, isWindow, reportWindow } from './window.js';
+import { UNTRUSTED_NOTE } from '../view/fence.js';
+import { URI } from '../view/links.js';
+import { WINDOW_CHOICES, isWindow, reportWindow } from './report-window.js';
 
 /** Leads one triage prompt walks: each costs a conversation read of the 30-per-minute thread budget. */
 export const TRIAGE_MAX = 50;

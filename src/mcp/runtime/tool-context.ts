@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Fence } from './fence.js';
+import type { Fence } from '../view/fence.js';
 
 /** What the MCP layer needs of the API client. */
 export interface ApiCaller {

@@ -2,14 +2,14 @@ import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { Logger } from 'pino';
-import { htmlToText } from '../spec/index.js';
+import { htmlToText } from '../../spec/index.js';
 import { type InboxAccess, hasScope, leadIdOf, readError, workspaceOr } from './access.js';
 import { completeLead, completeWorkspace } from './completions.js';
-import { runConversation } from './conversation.js';
-import { Fence, UNTRUSTED_NOTE } from './fence.js';
-import { TEMPLATE, URI } from './links.js';
-import { MAX_ITEMS_BOUND, readPages } from './multipage.js';
-import { dropEmpty, fenceDeep } from './shape.js';
+import { runConversation } from '../view/conversation.js';
+import { Fence, UNTRUSTED_NOTE } from '../view/fence.js';
+import { TEMPLATE, URI } from '../view/links.js';
+import { MAX_ITEMS_BOUND, readPages } from '../runtime/multipage.js';
+import { dropEmpty, fenceDeep } from '../view/shape.js';
 
 /** Leads in resources/list: one page of the newest, never a crawl of the inbox. */
 export const LISTED_LEADS = 20;

@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { type Endpoint, type Toolset, endpoint as endpointByName, idSchema, workspaceSchema } from '../spec/index.js';
+import { type Endpoint, type Toolset, endpoint as endpointByName, idSchema, workspaceSchema } from '../../spec/index.js';
 import { MULTI_PAGE_ARGS, isMultiPage } from './multipage.js';
 import { PARAM_DOCS } from './param-docs.js';
 
@@ -27,7 +27,7 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
   readonly extraArgs: readonly string[];
   /** A pageable list read: it takes max_items and all, and the server pages for it. */
   readonly multiPage: boolean;
-  readonly run?: (ctx: import('./context.js').ToolContext, args: A) => Promise<ToolOutput>;
+  readonly run?: (ctx: import('./tool-context.js').ToolContext, args: A) => Promise<ToolOutput>;
 }
 
 export interface ToolSpec<A extends Record<string, unknown>> {

@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { vetLine } from './jsonrpc-guard.js';
-import type { InboxServer } from './server.js';
+import type { InboxServer } from '../server.js';
 
 /** A line longer than this is refused and dropped (the SDK's own stdio bound). */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { htmlToText } from '../spec/index.js';
-import type { ToolContext } from './context.js';
+import { htmlToText } from '../../spec/index.js';
+import type { ToolContext } from '../runtime/tool-context.js';
 import { UNTRUSTED_NOTE } from './fence.js';
-import type { ToolOutput } from './tool.js';
+import type { ToolOutput } from '../runtime/tool.js';
 
 interface ApiMessage {
   id: string;

@@ -1,4 +1,4 @@
-import { type Fence, UNTRUSTED_NOTE } from './fence.js';
+import { type Fence, UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 
 type Lead = Record<string, unknown>;
 const s = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);

@@ -5,14 +5,14 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { ApiError, type LimiterEvent } from '../client/index.js';
-import { type Credential, type HttpAuth, credentialOf } from './http-auth.js';
-import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './http-body.js';
-import { type ClosableClient, KeyClients } from './http-clients.js';
-import { refusedHostOrOrigin } from './http-guard.js';
-import type { Listen } from './http-listen.js';
-import { Sessions } from './http-sessions.js';
-import type { InboxServer } from './server.js';
+import { ApiError, type LimiterEvent } from '../../client/index.js';
+import { type Credential, type HttpAuth, credentialOf } from './http/auth.js';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './http/body.js';
+import { type ClosableClient, KeyClients } from './http/clients.js';
+import { refusedHostOrOrigin } from './http/guard.js';
+import type { Listen } from './http/listen.js';
+import { Sessions } from './http/sessions.js';
+import type { InboxServer } from '../server.js';
 
 export interface HttpServeOptions<C extends ClosableClient> {
   listen: Listen;
