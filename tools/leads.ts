@@ -1,26 +1,23 @@
 import { z } from 'zod';
 import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, listOutput, objectOf, withEffects } from '../src/mcp/runtime/outputs.js';
+import { listOf, listOutput, objectOf, withEffects, writeOutput } from '../src/mcp/runtime/outputs.js';
 import { leadResource } from '../src/spec/index.js';
 import { runProjected } from './support/project.js';
+import { viewOutput } from './support/compact.js';
+
+export { LEAD_TRIAGE_FIELDS } from './support/compact.js';
+import { WRITE_VIEW, runWrite } from './support/write.js';
 import { conversationLink } from '../src/mcp/view/links.js';
 
-/** The fields a triage decision needs; everything else is one `fields` or `view: "full"` away. */
-export const LEAD_TRIAGE_FIELDS = [
-  'id', 'email', 'first_name', 'last_name', 'company_name', 'title', 'status', 'classification', 'state',
-  'subject', 'body_preview', 'last_message_at', 'last_message_direction', 'unread', 'responded', 'priority',
-  'assignee_ids', 'has_open_task', 'next_due_at', 'campaign_name', 'meeting_outcome',
-] as const;
-
 const LEAD_FIELDS = Object.keys(leadResource.shape) as [string, ...string[]];
-const compactLead = leadResource.partial();
+const compactLead = viewOutput('lead');
 
 const VIEW_ARGS = {
-  view: z.enum(['compact', 'full']).optional().describe('compact (default): the triage fields, nulls left out. full: every field.'),
+  view: z.enum(['compact', 'full']).optional().describe('compact (default): the triage fields, labelled; who wrote and what, in few fields. full: every field.'),
   fields: z.array(z.enum(LEAD_FIELDS)).min(1).optional().describe('Exactly these lead fields (id is always included); overrides view.'),
 };
 
-const WRITE = 'Returns the lead with the API\'s effects object.';
+const WRITE = 'Returns the lead\'s id, the fields set and the API\'s effects (view=full: the whole lead).';
 
 export const leadTools = [
   defineTool({
@@ -35,7 +32,7 @@ export const leadTools = [
     },
     extra: VIEW_ARGS,
     output: listOutput(compactLead),
-    run: (ctx, args) => runProjected(ctx, 'list_leads', args, { kind: 'lead', defaults: LEAD_TRIAGE_FIELDS }),
+    run: (ctx, args) => runProjected(ctx, 'list_leads', args, 'lead'),
   }),
   defineTool({
     endpoint: 'get_lead',
@@ -47,7 +44,7 @@ export const leadTools = [
     output: compactLead,
     // The conversation as a resource link: a client can attach it as context without a get_conversation call.
     run: async (ctx, args) => {
-      const out = await runProjected(ctx, 'get_lead', args, { kind: 'lead', defaults: LEAD_TRIAGE_FIELDS });
+      const out = await runProjected(ctx, 'get_lead', args, 'lead');
       return { ...out, extraContent: [conversationLink(ctx.workspace(args), args.lead_id)] };
     },
   }),
@@ -101,36 +98,48 @@ export const leadTools = [
     title: 'Set a lead\'s status',
     description: `Sets a lead's status: interested, not_interested, automated, unsubscribed (alias dnc) or untagged. not_interested and unsubscribed also complete every open task of the lead, for good (effects.tasks_completed lists them). Local to the inbox: it never changes sending on the platform. ${WRITE} Costs one write.`,
     docs: { status: 'interested, not_interested, automated, unsubscribed, untagged, or dnc (= unsubscribed).' },
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    extra: WRITE_VIEW,
+    output: writeOutput('lead'),
+    run: runWrite('set_status', ['status', 'state', 'has_open_task', 'next_due_at']),
   }),
   defineTool({
     endpoint: 'mark_read',
     title: 'Mark a lead read',
     description: 'Marks a lead read for you (your read receipt; also the workspace-wide receipt). Idempotent. Returns the lead id, unread and the API\'s effects. Costs one write.',
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string(), unread: z.boolean() })),
+    extra: WRITE_VIEW,
+    output: writeOutput('lead'),
+    run: runWrite('mark_read', ['unread']),
   }),
   defineTool({
     endpoint: 'mark_unread',
     title: 'Mark a lead unread',
     description: 'Clears your read receipt so the lead shows unread for you again. Returns the lead id, unread and the API\'s effects. Costs one write.',
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string(), unread: z.boolean() })),
+    extra: WRITE_VIEW,
+    output: writeOutput('lead'),
+    run: runWrite('mark_unread', ['unread']),
   }),
   defineTool({
     endpoint: 'mark_responded',
     title: 'Mark a lead responded',
     description: `Marks that the team has responded to a lead: it leaves every rep's daily worklist, team-wide. No call undoes it; only a newer inbound reply sets it back. ${WRITE} Costs one write.`,
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    extra: WRITE_VIEW,
+    output: writeOutput('lead'),
+    run: runWrite('mark_responded', ['responded']),
   }),
   defineTool({
     endpoint: 'mark_booked',
     title: 'Mark a lead booked',
     description: `Moves a lead to state booked and completes its open tasks. create_meeting=true also records a mark_booked meeting. Local to the inbox; it books nothing on a calendar. ${WRITE} Costs one write.`,
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    extra: WRITE_VIEW,
+    output: writeOutput('lead'),
+    run: runWrite('mark_booked', ['state', 'booked_at']),
   }),
   defineTool({
     endpoint: 'mark_disqualified',
     title: 'Mark a lead disqualified',
     description: `Moves a lead to state disqualified and completes its open tasks. Local to the inbox. ${WRITE} Costs one write.`,
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    extra: WRITE_VIEW,
+    output: writeOutput('lead'),
+    run: runWrite('mark_disqualified', ['state', 'disqualified_at']),
   }),
 ];

@@ -1,5 +1,6 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, objectOf, withEffects } from '../src/mcp/runtime/outputs.js';
+import { listOf, writeOutput } from '../src/mcp/runtime/outputs.js';
+import { WRITE_VIEW, runWrite } from './support/write.js';
 
 export const noteTools = [
   defineTool({
@@ -15,6 +16,8 @@ export const noteTools = [
     description:
       'Adds a note to a lead, attributed to you and attached to the lead\'s newest reply. Not idempotent: each call adds a note, and one whose outcome is unknown is never resent; check list_notes for the lead before trying again. Costs one write.',
     docs: { lead_id: 'The lead the note is about (lead_…).', body: 'The note\'s text (1-10,000 characters).' },
-    output: withEffects(objectOf('note')),
+    extra: WRITE_VIEW,
+    output: writeOutput('note'),
+    run: runWrite('create_note', ['lead_id', 'reply_id', 'created_at']),
   }),
 ];

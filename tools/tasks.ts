@@ -1,5 +1,6 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, objectOf, withEffects } from '../src/mcp/runtime/outputs.js';
+import { listOf, writeOutput } from '../src/mcp/runtime/outputs.js';
+import { WRITE_VIEW, runWrite } from './support/write.js';
 
 export const taskTools = [
   defineTool({
@@ -16,25 +17,33 @@ export const taskTools = [
     description:
       'Creates a follow-up task on a lead, assigned to you unless assignee_id names another assignable member. Not idempotent: each call creates a new task, and the server never resends one whose outcome is unknown; if told the outcome is unknown, check list_tasks for the lead before trying again. Manual tasks have no title. Costs one write.',
     docs: { assignee_id: 'Assignee\'s user id (one-part usr_…); default: you. Must be an assignable member of the workspace.', lead_id: 'The lead the task is about (lead_…).' },
-    output: withEffects(objectOf('task')),
+    extra: WRITE_VIEW,
+    output: writeOutput('task'),
+    run: runWrite('create_task', ['lead_id', 'task_type', 'status', 'due_date', 'due_time', 'assignee_id', 'notes']),
   }),
   defineTool({
     endpoint: 'update_task',
     title: 'Update a task',
     description: 'Changes a task\'s due day, due time, notes or assignee. Fields you pass replace the old values (null clears a due day, time or notes). Costs one write.',
     docs: { assignee_id: 'New assignee\'s user id (one-part usr_…), an assignable member.' },
-    output: withEffects(objectOf('task')),
+    extra: WRITE_VIEW,
+    output: writeOutput('task'),
+    run: runWrite('update_task', ['status', 'due_date', 'due_time', 'assignee_id', 'notes']),
   }),
   defineTool({
     endpoint: 'complete_task',
     title: 'Complete a task',
     description: 'Marks a task completed (completed_at set). Completing it again changes nothing. The service does not reopen tasks. Costs one write.',
-    output: withEffects(objectOf('task')),
+    extra: WRITE_VIEW,
+    output: writeOutput('task'),
+    run: runWrite('complete_task', ['status', 'completed_at']),
   }),
   defineTool({
     endpoint: 'delete_task',
     title: 'Delete a task',
     description: 'Deletes a task: it disappears from every read (the service keeps the row; no call restores it). Use complete_task for work that was done. Costs one write.',
-    output: withEffects(objectOf('task')),
+    extra: WRITE_VIEW,
+    output: writeOutput('task'),
+    run: runWrite('delete_task', ['status', 'lead_id']),
   }),
 ];

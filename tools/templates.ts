@@ -1,13 +1,17 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, objectOf } from '../src/mcp/runtime/outputs.js';
+import { listOf, listOutput, objectOf } from '../src/mcp/runtime/outputs.js';
+import { VIEW, viewOutput } from './support/compact.js';
+import { runProjected } from './support/project.js';
 
 export const templateTools = [
   defineTool({
     endpoint: 'list_templates',
     title: 'List reply templates',
     description:
-      'Reply templates of a workspace, including global ones shared from other workspaces: name, subject, raw body with {{token}} placeholders, the variables it uses and its AI variables. A raw body is never to be sent as is: render it with render_template. Filter by folder or visibility. Costs one read per page.',
-    output: listOf('template'),
+      'Reply templates of a workspace, including global ones shared from other workspaces: name, subject, the variables it uses and its AI variables (view=full or get_template adds the raw body with {{token}} placeholders). A raw body is never to be sent as is: render it with render_template. Filter by folder or visibility. Costs one read per page.',
+    extra: VIEW,
+    output: listOutput(viewOutput('template')),
+    run: (ctx, args) => runProjected(ctx, 'list_templates', args, 'template'),
   }),
   defineTool({
     endpoint: 'get_template',

@@ -24,6 +24,7 @@ export const FLAGS = {
   'http-token': { env: 'REPLY_INBOX_HTTP_TOKEN', type: 'string', help: 'With --http: a secret clients send as Authorization: Bearer; the server then acts with its own key (--api-key or --sandbox).' },
   'allowed-hosts': { env: 'REPLY_INBOX_ALLOWED_HOSTS', type: 'string', help: 'With --http: comma list of host names clients reach this server by (Host and Origin are checked); * accepts any. Default: loopback names.' },
   'max-sessions': { env: 'REPLY_INBOX_MAX_SESSIONS', type: 'string', help: 'With --http: MCP sessions held at once (default 100); more get 503.' },
+  'max-result-bytes': { env: 'REPLY_INBOX_MAX_RESULT_BYTES', type: 'string', help: 'Byte budget of one tool result or resource read, text and structuredContent alike (default 24576); longer lists are cut at an item, with the arguments that read the rest.' },
   redis: { env: 'REPLY_INBOX_REDIS_URL', type: 'string', help: 'redis://… shared by every instance (several, comma-separated: a Redis Cluster\'s seed nodes): each key\'s rate buckets and concurrency live there (default: in-process).' },
 } as const;
 export type FlagName = keyof typeof FLAGS;
@@ -54,6 +55,7 @@ const configSchema = z.strictObject({
   httpToken: z.string().min(16, 'use a secret of at least 16 characters').optional(),
   allowedHosts: z.array(z.string().regex(/^(\*|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host names, e.g. mcp.example.com,localhost')).optional(),
   maxSessions: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
+  maxResultBytes: z.string().regex(/^\d+$/, 'must be a whole number of bytes').transform(Number).pipe(z.number().min(4_096, 'must be at least 4096').max(10_485_760, 'must be at most 10485760')),
   redis: z
     .string()
     .refine((s) => s.split(',').every((u) => /^rediss?:\/\/\S+$/.test(u.trim()) && URL.canParse(u.trim())), 'expected redis://host:port or rediss://…, or several comma-separated for a Redis Cluster')
@@ -89,6 +91,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     httpToken: str('http-token'),
     allowedHosts: csv(str('allowed-hosts')),
     maxSessions: str('max-sessions') ?? '100',
+    maxResultBytes: str('max-result-bytes') ?? '24576',
     redis: str('redis'),
   };
   const parsed = configSchema.safeParse(raw);

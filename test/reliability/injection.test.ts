@@ -129,15 +129,18 @@ function expectContained(where: string, text: string, canaries: readonly string[
 }
 
 const LEAD_FIELDS = [CANARY.first, CANARY.last, CANARY.company, CANARY.title, CANARY.subject, CANARY.preview];
+/** The compact view shows the lead's name, company and the opening of the latest reply; title and subject are a fields or view=full away. */
+const COMPACT_LEAD_FIELDS = [CANARY.first, CANARY.last, CANARY.company, CANARY.preview];
 
 describe('Prompt injection: names, titles, companies, subjects and previews of a lead are fenced wherever a lead is shown', () => {
-  it('list_leads, compact lines', async () => expectContained('list_leads', await text('list_leads', { email: lead.email }), LEAD_FIELDS));
+  it('list_leads, compact table', async () => expectContained('list_leads', await text('list_leads', { email: lead.email }), COMPACT_LEAD_FIELDS));
   it('list_leads, view=full (JSON)', async () => expectContained('list_leads full', await text('list_leads', { email: lead.email, view: 'full' }), LEAD_FIELDS));
   it('list_leads, chosen fields', async () => expectContained('list_leads fields', await text('list_leads', { email: lead.email, fields: ['first_name', 'title', 'subject'] }), [CANARY.first, CANARY.title, CANARY.subject]));
-  it('get_lead, compact', async () => expectContained('get_lead', await text('get_lead', { lead_id: lead.id }), LEAD_FIELDS));
+  it('get_lead, compact', async () => expectContained('get_lead', await text('get_lead', { lead_id: lead.id }), COMPACT_LEAD_FIELDS));
+  it('get_lead, view=full', async () => expectContained('get_lead full', await text('get_lead', { lead_id: lead.id, view: 'full' }), LEAD_FIELDS));
   it('get_lead with notes, meetings and open tasks expanded: the embedded records are fenced too', async () => {
     const t = await text('get_lead', { lead_id: lead.id, expand: ['notes', 'meetings', 'open_tasks'] });
-    expectContained('get_lead expand', t, [...LEAD_FIELDS, CANARY.note, CANARY.task, CANARY.invitee, CANARY.guest, CANARY.mtgName, CANARY.custom, CANARY.utm]);
+    expectContained('get_lead expand', t, [...COMPACT_LEAD_FIELDS, CANARY.note, CANARY.task, CANARY.invitee, CANARY.guest, CANARY.mtgName, CANARY.custom, CANARY.utm]);
   });
   it('the lead resource (inbox://acme/leads/…)', async () => expectContained('lead resource', await resource(`inbox://acme/leads/${lead.id}`), LEAD_FIELDS));
 });
@@ -168,8 +171,9 @@ describe('Prompt injection: a booking\'s invitee, guests, custom fields and trac
   const MEETING_FIELDS = [CANARY.invitee, CANARY.guest, CANARY.mtgName, CANARY.mtgCompany, CANARY.custom, CANARY.utm, CANARY.phone];
   it('get_meeting', async () => expectContained('get_meeting', await text('get_meeting', { meeting_id: meeting.id }), MEETING_FIELDS));
   it('list_meetings', async () => {
-    const t = await text('list_meetings', { booked_since: new Date(Date.parse(meeting.booked_at!) - 1000).toISOString(), limit: 200 });
-    expectContained('list_meetings', t, MEETING_FIELDS);
+    const since = new Date(Date.parse(meeting.booked_at!) - 1000).toISOString();
+    expectContained('list_meetings', await text('list_meetings', { booked_since: since, limit: 200, view: 'full' }), MEETING_FIELDS);
+    expectContained('list_meetings compact', await text('list_meetings', { booked_since: since, limit: 200 }), [CANARY.invitee, CANARY.mtgCompany]);
   });
   it('a multiselect answer (a list of strings in custom_fields) is fenced like any other answer', async () => {
     expectContained('get_meeting multiselect', await text('get_meeting', { meeting_id: multiselect.id }), [CANARY.multi]);
@@ -180,7 +184,7 @@ describe('Prompt injection: a booking\'s invitee, guests, custom fields and trac
 
 describe('Prompt injection: an email address is outsider text too (a quoted local part can hold tags, orders and invisible characters)', () => {
   it('get_lead: the lead\'s own address is neutralised and fenced', async () => {
-    expectContained('get_lead email', await text('get_lead', { lead_id: mailer.id }), [CANARY.email]);
+    expectContained('get_lead email', await text('get_lead', { lead_id: mailer.id, view: 'full' }), [CANARY.email]);
   });
   it('get_conversation: a sender\'s address is neutralised and fenced', async () => {
     expectContained('get_conversation from_email', await text('get_conversation', { lead_id: mailer.id, limit: 200 }), [CANARY.email]);
