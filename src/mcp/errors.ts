@@ -12,12 +12,12 @@ const LISTED_BY: Record<string, string> = {
 };
 
 export interface ToolErrorBody {
-  error: { code: string; message: string; status: number | null; param?: string; required_scope?: string; retry_after?: number };
+  error: { code: string; message: string; status: number | null; param?: string; required_scope?: string; retry_after?: number; bucket?: string; refill_at?: string };
   next_step: string;
 }
 
 /** One sentence on what to do next, by code. */
-export function nextStep(code: string, tool: string, e: { param?: string; required_scope?: string; retry_after?: number; check?: string }): string {
+export function nextStep(code: string, tool: string, e: { param?: string; required_scope?: string; retry_after?: number; check?: string; bucket?: string }): string {
   const p = e.param;
   const lister = p ? LISTED_BY[p] : undefined;
   switch (code) {
@@ -44,6 +44,10 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
     case 'test_keys_unsupported':
       return 'The server\'s API key cannot be used; a person must configure a valid live key (REPLY_INBOX_API_KEY). Retrying will not help.';
     case 'rate_limited':
+      if (e.bucket) {
+        return `Nothing was sent. The ${e.bucket} bucket refills in ${e.retry_after ?? 60} seconds: call ${tool} again then. Meanwhile, tools that do not spend the ${e.bucket} bucket still work.`;
+      }
+      return `The rate budget is spent for now; try again in ${e.retry_after ?? 60} seconds, and prefer filters over paging.`;
     case 'too_many_concurrent':
       return `The rate budget is spent for now; try again in ${e.retry_after ?? 60} seconds, and prefer filters over paging.`;
     case 'conflict':
@@ -56,6 +60,8 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
       return 'The sending platform or calendar did not answer; try again in a minute.';
     case 'outcome_unknown':
       return e.check ?? 'Check whether the change happened before repeating it.';
+    case 'limiter_unavailable':
+      return `Nothing was sent: the server's shared rate limiter (Redis) is down. Try ${tool} again in a minute; an operator should check Redis.`;
     case 'network_error':
     case 'timeout':
       return 'The Reply Inbox API did not answer in time; try again shortly.';
@@ -83,6 +89,8 @@ export function errorBody(err: unknown, tool: string): ToolErrorBody {
     if (typeof x.param === 'string') error.param = x.param;
     if (typeof x.required_scope === 'string') error.required_scope = x.required_scope;
     if (typeof x.retry_after === 'number') error.retry_after = x.retry_after;
+    if (typeof x.bucket === 'string') error.bucket = x.bucket;
+    if (typeof x.refill_at === 'string') error.refill_at = x.refill_at;
     return { error, next_step: nextStep(x.code, tool, { ...error, check: typeof x.check === 'string' ? x.check : undefined }) };
   }
   const message = redactSecrets(err instanceof Error ? err.message : String(err));
