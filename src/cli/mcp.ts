@@ -86,7 +86,7 @@ async function main(): Promise<number> {
     process.stdout.write(usage());
     return 0;
   }
-  let config;
+  let config: ReturnType<typeof readConfig>;
   try {
     config = readConfig(argv, process.env);
   } catch (e) {
