@@ -190,6 +190,7 @@ export class InboxServer {
     return this.o.defaultWorkspace ?? (this.workspaces.length === 1 ? this.workspaces[0] : undefined);
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's notification union is wider than what is sent here
   private async callTool(name: string, rawArgs: unknown, extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void> }): Promise<CallToolResult> {
     const tool = this.enabled.get(name);
     if (!tool) {
