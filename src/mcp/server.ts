@@ -237,7 +237,7 @@ export class InboxServer {
     try {
       const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(args) : null;
       const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal });
-      if (refused) return errorResult(refused);
+      if (refused) return errorResult(refused, name);
       const out = tool.run ? await tool.run(ctx, args) : await runGeneric(ctx, tool, args);
       checkOutput(tool.endpoint, tool.output, out.structured);
       const read = paging?.envelope();

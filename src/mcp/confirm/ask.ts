@@ -1,7 +1,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ToolError } from '../errors.js';
 import type { ApiCaller } from '../runtime/tool-context.js';
 import type { ToolDef } from '../runtime/tool.js';
-import { type ConfirmMode, asksFirst, declinedBody, questionFor } from './confirm.js';
+import { type ConfirmMode, asksFirst, declined, questionFor } from './confirm.js';
 
 /** A person may take their time; the SDK's default of 60 s would answer for them. */
 const ANSWER_WITHIN_MS = 10 * 60_000;
@@ -14,13 +15,13 @@ const ANSWER_WITHIN_MS = 10 * 60_000;
 export async function confirmWrite(
   server: Server,
   o: { mode: ConfirmMode; tool: ToolDef; args: Record<string, unknown>; api: ApiCaller; workspace: string | null; signal: AbortSignal },
-): Promise<ReturnType<typeof declinedBody> | null> {
+): Promise<ToolError | null> {
   if (!server.getClientCapabilities()?.elicitation?.form || !asksFirst(o.mode, o.tool, o.args)) return null;
   const message = await questionFor(o.api, o.tool, o.args, o.workspace, o.signal);
   try {
     const answer = await server.elicitInput({ mode: 'form', message, requestedSchema: { type: 'object', properties: {} } }, { signal: o.signal, timeout: ANSWER_WITHIN_MS });
-    return answer.action === 'accept' ? null : declinedBody(o.tool.name, answer.action);
+    return answer.action === 'accept' ? null : declined(o.tool.name, answer.action);
   } catch (err) {
-    return declinedBody(o.tool.name, 'failed', (err as Error).message);
+    return declined(o.tool.name, 'failed', (err as Error).message);
   }
 }

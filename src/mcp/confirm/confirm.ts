@@ -1,5 +1,6 @@
 import type { ApiCaller } from '../runtime/tool-context.js';
 import type { ToolDef } from '../runtime/tool.js';
+import { ToolError } from '../errors.js';
 import { neutralise } from '../view/fence.js';
 
 /** --confirm: which writes ask the person first (when the client can ask: elicitation). */
@@ -78,10 +79,9 @@ export async function questionFor(api: ApiCaller, tool: ToolDef, args: Row, ws: 
 }
 
 /** The tool's answer when the person said no, or could not be asked: nothing reached the API. */
-export function declinedBody(tool: string, action: 'decline' | 'cancel' | 'failed', why?: string) {
+export function declined(tool: string, action: 'decline' | 'cancel' | 'failed', why?: string): ToolError {
   const said = action === 'decline' ? 'declined' : action === 'cancel' ? 'dismissed the question' : `could not be asked (${why ?? 'no answer'})`;
-  return {
-    error: { code: 'declined', message: `The person ${said}: ${tool} was not run and nothing was sent.`, status: null },
+  return new ToolError('declined', tool, `The person ${said}: ${tool} was not run and nothing was sent.`, {
     next_step: 'Do not repeat the call unless the person asks for it; tell them what you meant to change and why.',
-  };
+  });
 }
