@@ -28,7 +28,7 @@ const FROM_CWD = /(?:\$\(pwd\)|\$PWD|process\.cwd\(\))\/((?:\.\.\/)+)/g;
 const ALLOWED: Record<string, string> = { '.ci/run': `$(pwd)/${up(1)}shared/spec/reply-inbox-api-v1.md` };
 
 /** Every path outside the repository that `text` (the file at `file`, relative to the root) names. */
-export function outsidePaths(file: string, text: string): string[] {
+function outsidePaths(file: string, text: string): string[] {
   const found: string[] = [];
   const dir = posix.dirname(file);
   // Built code (src/, tools/) runs from dist/, one level deeper: a path may be meant from there.
