@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isReplyInboxError } from '../client/index.js';
-import { redactSecrets } from '../log.js';
+import { redactSecrets } from '../redact.js';
 import { InvalidResponseError } from './runtime/response-check.js';
 
 /** The tool that lists ids of each kind, for "what to do next" sentences. */
