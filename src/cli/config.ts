@@ -133,5 +133,5 @@ function checkHttp(c: Config): void {
 
 export function usage(): string {
   const rows = Object.entries(FLAGS).map(([k, f]) => `  --${k.padEnd(14)} ${f.env.padEnd(26)} ${f.help}`);
-  return ['reply-inbox-mcp: an MCP server (stdio, or Streamable HTTP with --http) for the Reply Inbox API v1', '', 'Flags (env twin in the second column):', ...rows, '  -h, --help', ''].join('\n');
+  return ['reply-inbox-mcp: an MCP server (stdio, or Streamable HTTP with --http) for the Reply Inbox API v1', '', 'Flags (env twin in the second column):', ...rows, '  -h, --help', '  --version', ''].join('\n');
 }

@@ -82,12 +82,17 @@ async function runHttp(p: Parts): Promise<number> {
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
+  if (argv.includes('--version')) {
+    // Not serving: stdout is free for the version, as for the help text.
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
   if (argv.includes('--help') || argv.includes('-h')) {
     // Not serving: stdout is free for the help text.
     process.stdout.write(usage());
     return 0;
   }
-  let config;
+  let config: ReturnType<typeof readConfig>;
   try {
     config = readConfig(argv, process.env);
   } catch (e) {

@@ -129,6 +129,7 @@ export class ReplyInboxClient {
   }
 
   /** Call one endpoint of the table by name. */
+  // biome-ignore lint/suspicious/noExplicitAny: untyped callers read the answer as it comes; typed ones pass T
   async call<T = any>(name: string, opts: CallOptions = {}): Promise<CallResult<T>> {
     const e = ENDPOINT_BY_NAME.get(name);
     if (!e) throw new ValidationError('invalid_request', name, `Unknown endpoint '${name}'.`, 'endpoint');
@@ -168,6 +169,7 @@ export class ReplyInboxClient {
   }
 
   /** Every item of a list endpoint, page after page: `for await (const lead of client.paginate('list_leads', …))`. */
+  // biome-ignore lint/suspicious/noExplicitAny: as for call(), T defaults to the untyped row
   paginate<T = any>(name: string, input: CallInput = {}, opts: PageOptions = {}): AsyncGenerator<T, void, undefined> {
     return paginate<T>(this, name, input, opts);
   }

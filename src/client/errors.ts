@@ -6,7 +6,8 @@ import type { WireCode } from '../spec/index.js';
  * branch on `code` (and `kind`), never on `message`. Messages pass through redactSecrets,
  * so a key can never travel inside an error.
  */
-export type ErrorKind = 'api' | 'validation' | 'network' | 'timeout' | 'outcome_unknown' | 'cancelled';
+/** `local`: refused or failed above the client (the MCP server's own checks), in the API's vocabulary. */
+export type ErrorKind = 'api' | 'validation' | 'network' | 'timeout' | 'outcome_unknown' | 'cancelled' | 'local';
 
 export abstract class ReplyInboxError extends Error {
   abstract readonly kind: ErrorKind;

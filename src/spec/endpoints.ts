@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { bodies } from './bodies.js';
 import { type Bucket, LEAD_DETAIL_EXPANSIONS, LEAD_LIST_EXPANSIONS, LEAD_STATUS_FILTER, MAX_EXPANSIONS, MEETING_OUTCOME_FILTER, ENUMS, type Scope } from './enums.js';
-import { type IdKind } from './ids.js';
+import type { IdKind } from './ids.js';
 import { PAGING, type Param, p } from './params.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -36,6 +36,7 @@ export interface Endpoint {
   readonly upstreamWhen?: { readonly param: string; readonly values: readonly string[] };
   /** Our reading of the thread figure (30/min): see docs/spec-gaps.md. */
   readonly alsoMeters?: readonly Bucket[];
+  // biome-ignore lint/suspicious/noExplicitAny: each param keeps its own value type
   readonly query: Readonly<Record<string, Param<any>>>;
   /** Query names the service accepts as aliases of another (starting_after → cursor). */
   readonly aliases?: Readonly<Record<string, string>>;

@@ -13,6 +13,7 @@ export interface ToolOutput {
 }
 
 /** A tool, declared as data. The registration loop does everything tools share. */
+// biome-ignore lint/suspicious/noExplicitAny: a tool's arguments are typed by its own spec; the registry holds any
 export interface ToolDef<A extends Record<string, unknown> = Record<string, any>> {
   readonly name: string;
   readonly endpoint: Endpoint;
@@ -46,6 +47,7 @@ export interface ToolSpec<A extends Record<string, unknown>> {
 }
 
 /** Build the strict input schema from the endpoint table: path ids, query params, body fields. */
+// biome-ignore lint/suspicious/noExplicitAny: only the docs of the spec are read, whatever its arguments
 export function inputSchemaFor(e: Endpoint, spec: Pick<ToolSpec<any>, 'docs' | 'extra' | 'override'>): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   const doc = (name: string) => spec.docs?.[name] ?? PARAM_DOCS[name];
@@ -65,6 +67,7 @@ export function inputSchemaFor(e: Endpoint, spec: Pick<ToolSpec<any>, 'docs' | '
   return z.strictObject(shape);
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: as for ToolDef
 export function defineTool<A extends Record<string, unknown> = Record<string, any>>(spec: ToolSpec<A>): ToolDef<A> {
   const e = endpointByName(spec.endpoint);
   if (!e.toolset) throw new Error(`${spec.endpoint} is not a tool endpoint`);

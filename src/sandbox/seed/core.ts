@@ -49,7 +49,9 @@ const MEMBERSHIPS: { workspace: string; user: string; assignable: boolean }[] = 
 
 export function seedCore(store: Store, rng: Rng): void {
   const anchor = store.anchor;
-  USERS.forEach((u, i) => store.users.set(u.id, { ...u, created_at: daysBefore(anchor, 400 - i * 20) }));
+  USERS.forEach((u, i) => {
+    store.users.set(u.id, { ...u, created_at: daysBefore(anchor, 400 - i * 20) });
+  });
   for (const w of WORKSPACES) {
     store.workspaces.set(w.id, {
       ...w,
