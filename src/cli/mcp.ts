@@ -38,6 +38,7 @@ function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
     defaultWorkspace: c.workspace,
     log: p.log,
     scopeRefreshSeconds: c.scopeRefreshSeconds,
+    confirm: c.confirm,
   });
 }
 

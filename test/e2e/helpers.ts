@@ -4,7 +4,7 @@ import { type IncomingMessage, type ServerResponse, createServer, request } from
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
@@ -26,11 +26,11 @@ export interface McpSession {
 }
 
 /** Spawn the binary over stdio with the SDK's client, which also checks structuredContent against each outputSchema. */
-export async function startMcp(args: string[], env: Record<string, string> = {}): Promise<McpSession> {
+export async function startMcp(args: string[], env: Record<string, string> = {}, capabilities: ClientCapabilities = {}): Promise<McpSession> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env: cleanEnv(env), stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const client = new Client({ name: 'e2e-test', version: '0.0.0' });
+  const client = new Client({ name: 'e2e-test', version: '0.0.0' }, { capabilities });
   try {
     await client.connect(transport);
   } catch (e) {
@@ -196,10 +196,10 @@ export interface RelayedMcp {
   close(): Promise<void>;
 }
 
-export async function startRelayedMcp(args: string[], key: string = SANDBOX_KEYS.admin): Promise<RelayedMcp> {
+export async function startRelayedMcp(args: string[], key: string = SANDBOX_KEYS.admin, capabilities: ClientCapabilities = {}): Promise<RelayedMcp> {
   const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
   const proxy = await countingProxy(sandbox.baseUrl);
-  const s = await startMcp(args, { REPLY_INBOX_API_KEY: key, REPLY_INBOX_BASE_URL: proxy.url });
+  const s = await startMcp(args, { REPLY_INBOX_API_KEY: key, REPLY_INBOX_BASE_URL: proxy.url }, capabilities);
   return {
     sandbox,
     proxy,
