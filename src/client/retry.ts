@@ -48,12 +48,7 @@ export function decide(e: Endpoint, error: ReplyInboxError, attempt: number, o: 
 export function checkHint(e: Endpoint, path: Readonly<Record<string, string>>, body: unknown): string {
   const leadId = (body as { lead_id?: unknown } | undefined)?.lead_id ?? path.lead_id;
   const lead = typeof leadId === 'string' ? ` lead_id=${leadId}` : '';
-  switch (e.name) {
-    case 'create_task':
-      return `Check with list_tasks (workspace=${path.workspace ?? '?'}${lead}) whether the task exists before creating it again.`;
-    case 'create_note':
-      return `Check with list_notes (workspace=${path.workspace ?? '?'}${lead}) whether the note exists before creating it again.`;
-    default:
-      return 'Read the object again to see its current state.';
-  }
+  const s = e.settledBy;
+  if (!s) return 'Read the object again to see its current state.';
+  return `Check with ${s.endpoint} (workspace=${path.workspace ?? '?'}${lead}) whether the ${s.noun} exists before creating it again.`;
 }
