@@ -3,6 +3,7 @@ import { ALL_TOOLS } from '../../tools/index.js';
 import type { Logger } from 'pino';
 import { ApiError, type LimiterEvent, RedisLimitStore, ReplyInboxClient } from '../client/index.js';
 import { createLogger } from '../log.js';
+import { registerSecret } from '../redact.js';
 import type { HttpAuth } from '../mcp/transport/http/auth.js';
 import { LOOPBACK_NAMES } from '../mcp/transport/http/listen.js';
 import { serveHttp } from '../mcp/transport/http.js';
@@ -37,6 +38,7 @@ function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
     defaultWorkspace: c.workspace,
     log: p.log,
     scopeRefreshSeconds: c.scopeRefreshSeconds,
+    confirm: c.confirm,
   });
 }
 
@@ -64,7 +66,10 @@ async function runHttp(p: Parts): Promise<number> {
     maxSessions: c.maxSessions,
     newClient: (apiKey, onEvent) => newClient(p, apiKey, onEvent),
     newServer: (client) => newServer(p, client),
-    health: () => ({ redis: p.store ? p.store.status() : 'off' }),
+    health: () => {
+      const down = p.store?.unavailable(0);
+      return { redis: p.store ? p.store.status() : 'off', ...(down ? { unavailable: `rate limiter unavailable: ${down}` } : {}) };
+    },
     log: p.log,
   });
   // Not stdio: stdout is free, and a supervisor or test reads where the endpoint landed.
@@ -101,6 +106,8 @@ async function main(): Promise<number> {
     }
     throw e;
   }
+  // The server's own secrets are known to every redaction for the whole run: its key and its HTTP token.
+  for (const secret of [config.apiKey, config.httpToken]) if (secret !== undefined && secret.length >= 8) registerSecret(secret);
   const log = createLogger('reply-inbox-mcp', config.logLevel);
   let sandbox: Sandbox | null = null;
   if (config.sandbox) {

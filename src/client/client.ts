@@ -1,11 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type LogLevel, createLogger } from '../log.js';
+import { mayHoldSecret, redactDeep, registerSecret } from '../redact.js';
 import { type Bucket, ENDPOINT_BY_NAME, type Endpoint, type Me, errorEnvelopeSchema } from '../spec/index.js';
 import { DEFAULT_CACHE_TTLS, type CacheTtls, ResponseCache } from './cache.js';
 import {
   ApiError,
+  BucketSpentError,
   CancelledError,
+  LimiterUnavailableError,
   NetworkError,
   OutcomeUnknownError,
   type ReplyInboxError,
@@ -14,7 +17,8 @@ import {
   ValidationError,
 } from './errors.js';
 import { AbortedExchange, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
-import { Dropped, Limiter, type LimiterEvent, type LimiterOptions, type LimiterState, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter.js';
+import { Limiter } from './limiter.js';
+import { Dropped, type LimiterEvent, type LimiterOptions, type LimiterState, LimiterUnavailable, NoTokenInTime, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter-types.js';
 import { type PageOptions, paginate } from './paginate.js';
 import { type RateInfo, readRateInfo } from './rate-headers.js';
 import type { RedisLimitStore } from './redis-store.js';
@@ -96,10 +100,14 @@ export class ReplyInboxClient {
   private readonly userAgent: string;
   private limitsReady: Promise<void> | null;
   private closed = false;
+  /** Forgets the key in the redaction module once this client is closed. */
+  private readonly releaseSecret: () => void;
 
   constructor(o: ClientOptions) {
     if (typeof o.apiKey !== 'string' || o.apiKey.length === 0) throw new TypeError('apiKey is required');
     this.#apiKey = o.apiKey;
+    // Every result, error and log line of the process is cleaned of this key, however the API echoes it.
+    this.releaseSecret = o.apiKey.length >= 8 ? registerSecret(o.apiKey) : () => undefined;
     this.keyHandle = PUBLIC_HANDLE.exec(o.apiKey)?.[1] ?? 'unknown';
     this.log = (o.logger ?? createLogger('reply-inbox-client', o.logLevel ?? 'warn')).child({ key: this.keyHandle });
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
@@ -178,6 +186,7 @@ export class ReplyInboxClient {
     this.closed = true;
     await this.limiter.close();
     await this.http.close();
+    this.releaseSecret();
   }
 
   /** Learn the limits from GET /v1/me once, before the first other call; failure keeps the defaults. */
@@ -231,9 +240,11 @@ export class ReplyInboxClient {
       for (let attempt = 1; ; attempt++) {
         let result: Attempt;
         try {
-          result = await this.limiter.run(p.buckets, signal, () => this.exchange(p, signal), attempt > 1 ? PRIORITY_AGAIN : undefined);
+          result = await this.limiter.run(p.buckets, signal, () => this.exchange(p, signal), attempt > 1 ? PRIORITY_AGAIN : undefined, deadlineAt);
         } catch (err) {
           if (err instanceof Dropped) throw aborted('no', this.waitingFor(p.buckets));
+          if (err instanceof NoTokenInTime) throw new BucketSpentError(e.name, err.bucket, err.refillAt);
+          if (err instanceof LimiterUnavailable) throw new LimiterUnavailableError(e.name, err.reason);
           // close() drops the calls still queued: they were never sent.
           if (this.closed) throw new CancelledError(e.name, 'no');
           throw err;
@@ -271,11 +282,15 @@ export class ReplyInboxClient {
     return empty?.bucket;
   }
 
-  /** A write that may have been applied is reported as such, never resent. */
+  /**
+   * A write that may have been applied is reported as such, never resent. A 5xx counts
+   * for a write that is not idempotent: a gateway may answer it after the API did the work.
+   */
   private final(p: Prepared, opts: CallOptions, err: ReplyInboxError): ReplyInboxError {
     if (p.endpoint.write && (err instanceof NetworkError || err instanceof TimeoutError) && err.sent === 'maybe') {
       return this.unknownOutcome(p, opts, err);
     }
+    if (p.endpoint.write && !p.endpoint.idempotent && err instanceof ApiError && err.status >= 500) return this.unknownOutcome(p, opts, err);
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) this.cache.forget('get_me ');
     return err;
   }
@@ -314,7 +329,7 @@ export class ReplyInboxClient {
   private apiError(e: Endpoint, res: HttpResponse, info: RateInfo): ApiError {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(res.body.toString('utf8'));
+      parsed = parseJson(res.body);
     } catch {
       parsed = undefined;
     }
@@ -346,13 +361,20 @@ export class ReplyInboxClient {
     }
     let data: unknown;
     try {
-      data = res.body.length ? JSON.parse(res.body.toString('utf8')) : null;
+      data = res.body.length ? parseJson(res.body) : null;
     } catch {
       throw new ApiError({ status: res.status, code: 'invalid_response', message: `${e.name} answered with a body that is not JSON.`, endpoint: e.name, attempts });
     }
     if (e.tellsLimits) this.applyMe(data);
     return { ...base, data: data as T };
   }
+}
+
+/** A JSON body from the API, with any secret it echoes (in whatever form) redacted before anyone sees it. */
+function parseJson(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  const data: unknown = JSON.parse(text);
+  return mayHoldSecret(text) ? redactDeep(data) : data;
 }
 
 /** Settle with the promise, or reject at once when the signal fires. */

@@ -18,6 +18,8 @@ import { registerResources } from './context/resources.js';
 import { ScopeWatch } from './scope-watch.js';
 import { textOf } from './view/shape.js';
 import type { ToolDef, ToolOutput } from './runtime/tool.js';
+import { confirmWrite } from './confirm/ask.js';
+import type { ConfirmMode } from './confirm/confirm.js';
 
 export const SERVER_INSTRUCTIONS = [
   'Tools over a shared team inbox of replies to cold-email campaigns (Reply Inbox API v1).',
@@ -39,6 +41,8 @@ export interface InboxServerOptions {
   log: Logger;
   /** Seconds between re-reads of GET /v1/me while a client is connected (default 300; 0: never). */
   scopeRefreshSeconds?: number;
+  /** Which writes ask the person first when the client supports elicitation (default destructive). */
+  confirm?: ConfirmMode;
 }
 
 interface MeLike {
@@ -231,6 +235,9 @@ export class InboxServer {
     const paging = bound === undefined ? null : multiPageApi(this.api, tool.name, { maxItems: bound, signal: extra.signal, onPage: (n, total, message) => void ctx.progress(n, total, message) });
     if (paging) ctx.api = paging;
     try {
+      const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(args) : null;
+      const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal });
+      if (refused) return errorResult(refused, name);
       const out = tool.run ? await tool.run(ctx, args) : await runGeneric(ctx, tool, args);
       checkOutput(tool.endpoint, tool.output, out.structured);
       const read = paging?.envelope();

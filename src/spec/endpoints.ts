@@ -49,8 +49,6 @@ export interface Endpoint {
   readonly window?: WindowRule;
   /** Its answer carries the key's rate_limits: the client takes its bucket figures from it. */
   readonly tellsLimits?: boolean;
-  /** The read that settles whether a non-idempotent write was applied, when its outcome is unknown. */
-  readonly settledBy?: { readonly endpoint: string; readonly noun: string };
   readonly status: 200 | 201;
   readonly returns: 'list' | 'object' | 'binary';
   /** The `object` kind of what comes back (the items, for a list). */
@@ -59,6 +57,8 @@ export interface Endpoint {
   readonly write: boolean;
   /** Repeating it leaves the same state: a retry after an unknown outcome is harmless. */
   readonly idempotent: boolean;
+  /** The read that tells whether a write of unknown outcome was applied (a create is found in its list). */
+  readonly settledBy?: string;
   /** May remove or overwrite data, or trigger consequences no later call restores. */
   readonly destructive: boolean;
   readonly errors: readonly ApiErrorCode[];
@@ -221,8 +221,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   ep({
     name: 'create_task', toolset: 'tasks', method: 'POST', path: `${WS}/tasks`, pathIds: ws, scope: 'tasks:write', bucket: 'write',
-    body: bodies.createTask, refusedFields: TASK_REFUSED_FIELDS, status: 201, idempotent: false, returns: 'object', resource: 'task',
-    settledBy: { endpoint: 'list_tasks', noun: 'task' },
+    body: bodies.createTask, refusedFields: TASK_REFUSED_FIELDS, status: 201, idempotent: false, settledBy: 'list_tasks', returns: 'object', resource: 'task',
     errors: ['invalid_cursor', 'invalid_request', 'not_found', 'unprocessable'],
   }),
   ep({
@@ -246,8 +245,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   ep({
     name: 'create_note', toolset: 'notes', method: 'POST', path: `${WS}/notes`, pathIds: ws, scope: 'notes:write', bucket: 'write',
-    body: bodies.createNote, status: 201, idempotent: false, returns: 'object', resource: 'note',
-    settledBy: { endpoint: 'list_notes', noun: 'note' },
+    body: bodies.createNote, status: 201, idempotent: false, settledBy: 'list_notes', returns: 'object', resource: 'note',
     errors: ['invalid_cursor', 'invalid_request', 'not_found', 'unprocessable'],
   }),
 

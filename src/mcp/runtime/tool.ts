@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type Endpoint, type Toolset, endpoint as endpointByName, idSchema, workspaceSchema } from '../../spec/index.js';
 import { MULTI_PAGE_ARGS, isMultiPage } from './multipage.js';
 import { PARAM_DOCS } from './param-docs.js';
+import type { ConfirmSpec } from '../confirm/confirm.js';
 
 /** What a tool returns before result shaping: the data for structuredContent and the text a model reads. */
 export interface ToolOutput {
@@ -29,6 +30,8 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
   /** A pageable list read: it takes max_items and all, and the server pages for it. */
   readonly multiPage: boolean;
   readonly run?: (ctx: import('./tool-context.js').ToolContext, args: A) => Promise<ToolOutput>;
+  /** A consequential write: the person confirms it first when the client can ask (--confirm). */
+  readonly confirm?: ConfirmSpec<A>;
 }
 
 export interface ToolSpec<A extends Record<string, unknown>> {
@@ -44,6 +47,7 @@ export interface ToolSpec<A extends Record<string, unknown>> {
   /** Argument schema overrides (e.g. a narrower type for a model). */
   override?: z.ZodRawShape;
   run?: ToolDef<A>['run'];
+  confirm?: ConfirmSpec<A>;
 }
 
 /** Build the strict input schema from the endpoint table: path ids, query params, body fields. */
@@ -85,5 +89,6 @@ export function defineTool<A extends Record<string, unknown> = Record<string, an
     extraArgs: Object.keys(extra),
     multiPage,
     run: spec.run,
+    confirm: spec.confirm,
   };
 }
