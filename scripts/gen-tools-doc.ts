@@ -10,6 +10,7 @@ import { ALL_TOOLS } from '../tools/index.js';
  * test/ship/tools-doc.test.ts fails when it is stale.
  */
 
+// biome-ignore lint/suspicious/noExplicitAny: a JSON Schema walked by key, any shape
 type Schema = Record<string, any>;
 
 export const TOOLS_DOC = fileURLToPath(new URL('../docs/tools.md', import.meta.url));
@@ -106,6 +107,7 @@ function toolSection(t: ToolDef): string[] {
     '',
     p.description,
     '',
+    ...(t.confirm ? [`Confirmation: with a client that supports elicitation, asks the person first ${t.confirm.asks ?? 'on every call'} (\`--confirm destructive\`, the default).`, ''] : []),
     ...parametersTable(p.inputSchema as Schema),
     '',
     `Returns: ${returnsOf(p.outputSchema as Schema)}`,
@@ -126,6 +128,8 @@ export function renderToolsDoc(tools: readonly ToolDef[]): string {
     'scopes allow; `--read-only` hides every write; `--toolsets` and `--tools` choose the rest. Arguments are strict:',
     'an unknown one is refused before any request. `workspace` is optional wherever the server has a default.',
     'Errors come back as tool results with `isError: true`: the API\'s error envelope and one sentence on what to do next.',
+    'With a client that supports elicitation, the consequential writes marked below ask the person first, and a',
+    '`declined` answer means nothing was sent (`--confirm writes` asks for every write, `--confirm never` for none).',
     '',
     '| toolset | tools |',
     '|---|---|',

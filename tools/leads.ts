@@ -69,6 +69,11 @@ export const leadTools = [
     description:
       'Replaces the whole set of a lead\'s assignees with member_ids (two-part ids from list_members); [] unassigns everyone. Every id must be assignable in the workspace, or nothing is written. Returns the new assignees with the API\'s effects (who was added, who removed). Costs one write.',
     output: withEffects(listOf('member')),
+    confirm: {
+      when: (a: { member_ids: string[] }) => a.member_ids.length === 0,
+      asks: 'when member_ids is empty, leaving no one assigned',
+      change: () => 'Every assignee is removed: no one in the team is assigned this lead any more.',
+    },
   }),
   defineTool({
     endpoint: 'list_lead_tags',
@@ -102,6 +107,12 @@ export const leadTools = [
     description: `Sets a lead's status: interested, not_interested, automated, unsubscribed (alias dnc) or untagged. not_interested and unsubscribed also complete every open task of the lead, for good (effects.tasks_completed lists them). Local to the inbox: it never changes sending on the platform. ${WRITE} Costs one write.`,
     docs: { status: 'interested, not_interested, automated, unsubscribed, untagged, or dnc (= unsubscribed).' },
     output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    // Unsubscribing stops all outreach; routine statuses such as not_interested do not ask.
+    confirm: {
+      when: (a: { status: string }) => a.status === 'unsubscribed' || a.status === 'dnc',
+      asks: 'when status is unsubscribed or dnc',
+      change: () => 'Its status becomes unsubscribed (do not contact): all outreach to this lead stops, and every open task of the lead is completed for good.',
+    },
   }),
   defineTool({
     endpoint: 'mark_read',
@@ -132,5 +143,9 @@ export const leadTools = [
     title: 'Mark a lead disqualified',
     description: `Moves a lead to state disqualified and completes its open tasks. Local to the inbox. ${WRITE} Costs one write.`,
     output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    confirm: {
+      change: (a: { reengage_approved?: boolean }) =>
+        `It moves to state disqualified${a.reengage_approved ? ' (re-engagement approved)' : ''}, and every open task of the lead is completed.`,
+    },
   }),
 ];

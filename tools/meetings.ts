@@ -23,5 +23,11 @@ export const meetingTools = [
       'Records what happened at a meeting (showed, no_show, no_show_host, cancelled, rescheduled). The meeting is then locked, and the outcome is mirrored to the lead without changing its status. Changing an outcome already recorded needs force=true. Returns the meeting with the API\'s effects. Costs one write.',
     docs: { outcome: 'showed, no_show, no_show_host, cancelled or rescheduled.' },
     output: withEffects(objectOf('meeting')),
+    // A first outcome is routine; force overwrites one already recorded and locked.
+    confirm: {
+      when: (a: { outcome: string; force?: boolean }) => a.force === true,
+      asks: 'when force is true',
+      change: (a: { outcome: string }) => `Its recorded outcome is overwritten with ${a.outcome}, and the meeting stays locked.`,
+    },
   }),
 ];

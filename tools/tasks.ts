@@ -36,5 +36,6 @@ export const taskTools = [
     title: 'Delete a task',
     description: 'Deletes a task: it disappears from every read (the service keeps the row; no call restores it). Use complete_task for work that was done. Costs one write.',
     output: withEffects(objectOf('task')),
+    confirm: { change: (a: { task_id: string }) => `Task ${a.task_id} is deleted: it disappears from every read, and no call restores it.` },
   }),
 ];

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import { BIN, cleanEnv, parseToolError } from './helpers.js';
-import { connectHttp, startHttpBinary } from './http-helpers.js';
+import { connectHttp, raw, startHttpBinary } from './http-helpers.js';
 
 /** Shutdown answers what was taken: over stdio as over HTTP, and a call that never left its queue says so. */
 let sb: Sandbox;
@@ -68,7 +68,10 @@ describe('HTTP: a call still queued when the drain runs out is answered "cancell
     const marker = `drain-http-queued-${Date.now()}`;
     // The write bucket is spent for the next 20 s: this call waits in the server's queue.
     const queued = client.callTool({ name: 'create_task', arguments: args(marker) }, undefined, { timeout: 15_000 });
-    await new Promise((r) => setTimeout(r, 300));
+    // Signal once the server holds the call (its POST is in flight), however loaded the machine.
+    const healthz = bin.url.replace(/\/mcp$/, '/healthz');
+    for (let i = 0; i < 200 && JSON.parse((await raw(healthz, { method: 'GET' })).body).in_flight < 1; i++) await new Promise((r) => setTimeout(r, 25));
+    await new Promise((r) => setTimeout(r, 100));
     const code = bin.stop();
     const result = (await queued) as CallToolResult;
     const err = parseToolError(result);

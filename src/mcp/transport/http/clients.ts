@@ -46,7 +46,10 @@ export class KeyClients<C extends ClosableClient> {
     if (!entry) {
       if (this.entries.size >= this.maxKeys) this.evictOneLingering();
       const listeners = new Set<(e: LimiterEvent) => void>();
-      entry = { client: this.make(apiKey, (e) => listeners.forEach((l) => l(e)), me), users: 0, linger: null, listeners };
+      const fanOut = (e: LimiterEvent) => {
+        for (const l of listeners) l(e);
+      };
+      entry = { client: this.make(apiKey, fanOut, me), users: 0, linger: null, listeners };
       this.entries.set(owner, entry);
     } else {
       // Most recently used last: the eviction below takes the first lingering entry.
