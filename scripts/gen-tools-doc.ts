@@ -11,6 +11,7 @@ import { ALL_TOOLS } from '../tools/index.js';
  * test/ship/tools-doc.test.ts fails when it is stale.
  */
 
+// biome-ignore lint/suspicious/noExplicitAny: a JSON Schema walked by key, any shape
 type Schema = Record<string, any>;
 
 export const TOOLS_DOC = fileURLToPath(new URL('../docs/tools.md', import.meta.url));
@@ -107,6 +108,7 @@ function toolSection(t: ToolDef): string[] {
     '',
     p.description,
     '',
+    ...(t.confirm ? [`Confirmation: with a client that supports elicitation, asks the person first ${t.confirm.asks ?? 'on every call'} (\`--confirm destructive\`, the default).`, ''] : []),
     ...parametersTable(checkedInputSchema(t)),
     '',
     `Returns: ${returnsOf(p.outputSchema as Schema)}`,
@@ -130,6 +132,8 @@ export function renderToolsDoc(tools: readonly ToolDef[]): string {
     '(id prefixes, lengths, counts and ranges, the lead field names); the types below show those checks. The',
     'conventions every tool shares (ids, workspace, paging, fencing, costs) are in the server\'s instructions.',
     'Errors come back as tool results with `isError: true`: the API\'s error envelope and one sentence on what to do next.',
+    'With a client that supports elicitation, the consequential writes marked below ask the person first, and a',
+    '`declined` answer means nothing was sent (`--confirm writes` asks for every write, `--confirm never` for none).',
     '',
     '| toolset | tools |',
     '|---|---|',

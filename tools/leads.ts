@@ -64,6 +64,11 @@ export const leadTools = [
     description:
       'Replaces the whole set of a lead\'s assignees with member_ids; [] unassigns everyone. Every id must be assignable or nothing is written.',
     output: withEffects(listOf('member')),
+    confirm: {
+      when: (a: { member_ids: string[] }) => a.member_ids.length === 0,
+      asks: 'when member_ids is empty, leaving no one assigned',
+      change: () => 'Every assignee is removed: no one in the team is assigned this lead any more.',
+    },
   }),
   defineTool({
     endpoint: 'list_lead_tags',
@@ -97,6 +102,12 @@ export const leadTools = [
     description: 'Sets a lead\'s status. not_interested and unsubscribed also complete its open tasks for good. For booked or disqualified use mark_booked or mark_disqualified. Changes nothing on the sending platform.',
     docs: { status: 'New status; dnc = unsubscribed.' },
     output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    // Unsubscribing stops all outreach; routine statuses such as not_interested do not ask.
+    confirm: {
+      when: (a: { status: string }) => a.status === 'unsubscribed' || a.status === 'dnc',
+      asks: 'when status is unsubscribed or dnc',
+      change: () => 'Its status becomes unsubscribed (do not contact): all outreach to this lead stops, and every open task of the lead is completed for good.',
+    },
   }),
   defineTool({
     endpoint: 'mark_read',
@@ -127,5 +138,9 @@ export const leadTools = [
     title: 'Mark a lead disqualified',
     description: 'Moves a lead to state disqualified and completes its open tasks.',
     output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    confirm: {
+      change: (a: { reengage_approved?: boolean }) =>
+        `It moves to state disqualified${a.reengage_approved ? ' (re-engagement approved)' : ''}, and every open task of the lead is completed.`,
+    },
   }),
 ];

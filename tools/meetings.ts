@@ -23,5 +23,11 @@ export const meetingTools = [
       'Records what happened at a meeting, mirrored to the lead (status unchanged). The meeting is then locked: changing the outcome needs force=true.',
     docs: { outcome: 'What happened.' },
     output: withEffects(objectOf('meeting')),
+    // A first outcome is routine; force overwrites one already recorded and locked.
+    confirm: {
+      when: (a: { outcome: string; force?: boolean }) => a.force === true,
+      asks: 'when force is true',
+      change: (a: { outcome: string }) => `Its recorded outcome is overwritten with ${a.outcome}, and the meeting stays locked.`,
+    },
   }),
 ];

@@ -36,5 +36,6 @@ export const taskTools = [
     title: 'Delete a task',
     description: 'Deletes a task: it disappears from every read and no call restores it. For work that was done use complete_task.',
     output: withEffects(objectOf('task')),
+    confirm: { change: (a: { task_id: string }) => `Task ${a.task_id} is deleted: it disappears from every read, and no call restores it.` },
   }),
 ];

@@ -4,6 +4,7 @@ import { LOG_LEVELS, type LogLevel } from '../log.js';
 import { API_KEY_FORMAT, type Toolset, TOOL_ENDPOINTS, workspaceSchema } from '../spec/index.js';
 import { SANDBOX_KEYS, type SandboxKeyName } from '../sandbox/index.js';
 import { type Listen, isLoopback, parseListen } from '../mcp/transport/http/listen.js';
+import { CONFIRM_MODES } from '../mcp/confirm/confirm.js';
 
 export const TOOLSETS = [...new Set(TOOL_ENDPOINTS.map((e) => e.toolset!))] as Toolset[];
 const TOOL_NAMES = TOOL_ENDPOINTS.map((e) => e.name);
@@ -20,6 +21,7 @@ export const FLAGS = {
   tools: { env: 'REPLY_INBOX_TOOLS', type: 'string', help: 'Comma list of single tools to serve besides --toolsets.' },
   'log-level': { env: 'REPLY_INBOX_LOG_LEVEL', type: 'string', help: `${LOG_LEVELS.join('|')} (default info; logs go to stderr).` },
   'scope-refresh-seconds': { env: 'REPLY_INBOX_SCOPE_REFRESH_SECONDS', type: 'string', help: 'Seconds between re-reads of GET /v1/me that follow changes of the key\'s scopes (default 300; 0 turns it off).' },
+  confirm: { env: 'REPLY_INBOX_CONFIRM', type: 'string', help: 'destructive|writes|never: which writes ask the person first when the client supports elicitation (default destructive; writes asks for every write).' },
   http: { env: 'REPLY_INBOX_HTTP', type: 'string', help: 'Serve MCP over Streamable HTTP at /mcp on [host:]port (default host 127.0.0.1) instead of stdio.' },
   'http-token': { env: 'REPLY_INBOX_HTTP_TOKEN', type: 'string', help: 'With --http: a secret clients send as Authorization: Bearer; the server then acts with its own key (--api-key or --sandbox).' },
   'allowed-hosts': { env: 'REPLY_INBOX_ALLOWED_HOSTS', type: 'string', help: 'With --http: comma list of host names clients reach this server by (Host and Origin are checked); * accepts any. Default: loopback names.' },
@@ -42,6 +44,7 @@ const configSchema = z.strictObject({
   tools: z.array(z.enum(TOOL_NAMES as [string, ...string[]])).optional(),
   logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]),
   scopeRefreshSeconds: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().max(86_400)),
+  confirm: z.enum(CONFIRM_MODES),
   http: z
     .string()
     .transform((s, ctx): Listen => {
@@ -85,6 +88,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     tools: csv(str('tools')),
     logLevel: str('log-level') ?? 'info',
     scopeRefreshSeconds: str('scope-refresh-seconds') ?? '300',
+    confirm: str('confirm') ?? 'destructive',
     http: str('http'),
     httpToken: str('http-token'),
     allowedHosts: csv(str('allowed-hosts')),
@@ -133,5 +137,5 @@ function checkHttp(c: Config): void {
 
 export function usage(): string {
   const rows = Object.entries(FLAGS).map(([k, f]) => `  --${k.padEnd(14)} ${f.env.padEnd(26)} ${f.help}`);
-  return ['reply-inbox-mcp: an MCP server (stdio, or Streamable HTTP with --http) for the Reply Inbox API v1', '', 'Flags (env twin in the second column):', ...rows, '  -h, --help', ''].join('\n');
+  return ['reply-inbox-mcp: an MCP server (stdio, or Streamable HTTP with --http) for the Reply Inbox API v1', '', 'Flags (env twin in the second column):', ...rows, '  -h, --help', '  --version', ''].join('\n');
 }

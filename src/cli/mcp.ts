@@ -3,6 +3,7 @@ import { ALL_TOOLS } from '../../tools/index.js';
 import type { Logger } from 'pino';
 import { ApiError, type LimiterEvent, RedisLimitStore, ReplyInboxClient } from '../client/index.js';
 import { createLogger } from '../log.js';
+import { registerSecret } from '../redact.js';
 import type { HttpAuth } from '../mcp/transport/http/auth.js';
 import { LOOPBACK_NAMES } from '../mcp/transport/http/listen.js';
 import { serveHttp } from '../mcp/transport/http.js';
@@ -37,6 +38,7 @@ function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
     defaultWorkspace: c.workspace,
     log: p.log,
     scopeRefreshSeconds: c.scopeRefreshSeconds,
+    confirm: c.confirm,
   });
 }
 
@@ -81,12 +83,17 @@ async function runHttp(p: Parts): Promise<number> {
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
+  if (argv.includes('--version')) {
+    // Not serving: stdout is free for the version, as for the help text.
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
   if (argv.includes('--help') || argv.includes('-h')) {
     // Not serving: stdout is free for the help text.
     process.stdout.write(usage());
     return 0;
   }
-  let config;
+  let config: ReturnType<typeof readConfig>;
   try {
     config = readConfig(argv, process.env);
   } catch (e) {
@@ -96,6 +103,8 @@ async function main(): Promise<number> {
     }
     throw e;
   }
+  // The server's own secrets are known to every redaction for the whole run: its key and its HTTP token.
+  for (const secret of [config.apiKey, config.httpToken]) if (secret !== undefined && secret.length >= 8) registerSecret(secret);
   const log = createLogger('reply-inbox-mcp', config.logLevel);
   let sandbox: Sandbox | null = null;
   if (config.sandbox) {

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type LogLevel, createLogger } from '../log.js';
+import { mayHoldSecret, redactDeep, registerSecret } from '../redact.js';
 import { type Bucket, ENDPOINT_BY_NAME, type Endpoint, type Me, errorEnvelopeSchema } from '../spec/index.js';
 import { DEFAULT_CACHE_TTLS, type CacheTtls, ResponseCache } from './cache.js';
 import {
@@ -96,10 +97,14 @@ export class ReplyInboxClient {
   private readonly userAgent: string;
   private limitsReady: Promise<void> | null;
   private closed = false;
+  /** Forgets the key in the redaction module once this client is closed. */
+  private readonly releaseSecret: () => void;
 
   constructor(o: ClientOptions) {
     if (typeof o.apiKey !== 'string' || o.apiKey.length === 0) throw new TypeError('apiKey is required');
     this.#apiKey = o.apiKey;
+    // Every result, error and log line of the process is cleaned of this key, however the API echoes it.
+    this.releaseSecret = o.apiKey.length >= 8 ? registerSecret(o.apiKey) : () => undefined;
     this.keyHandle = PUBLIC_HANDLE.exec(o.apiKey)?.[1] ?? 'unknown';
     this.log = (o.logger ?? createLogger('reply-inbox-client', o.logLevel ?? 'warn')).child({ key: this.keyHandle });
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
@@ -124,6 +129,7 @@ export class ReplyInboxClient {
   }
 
   /** Call one endpoint of the table by name. */
+  // biome-ignore lint/suspicious/noExplicitAny: untyped callers read the answer as it comes; typed ones pass T
   async call<T = any>(name: string, opts: CallOptions = {}): Promise<CallResult<T>> {
     const e = ENDPOINT_BY_NAME.get(name);
     if (!e) throw new ValidationError('invalid_request', name, `Unknown endpoint '${name}'.`, 'endpoint');
@@ -163,6 +169,7 @@ export class ReplyInboxClient {
   }
 
   /** Every item of a list endpoint, page after page: `for await (const lead of client.paginate('list_leads', …))`. */
+  // biome-ignore lint/suspicious/noExplicitAny: as for call(), T defaults to the untyped row
   paginate<T = any>(name: string, input: CallInput = {}, opts: PageOptions = {}): AsyncGenerator<T, void, undefined> {
     return paginate<T>(this, name, input, opts);
   }
@@ -176,6 +183,7 @@ export class ReplyInboxClient {
     this.closed = true;
     await this.limiter.close();
     await this.http.close();
+    this.releaseSecret();
   }
 
   /** Learn the limits from GET /v1/me once, before the first other call; failure keeps the defaults. */
@@ -269,11 +277,15 @@ export class ReplyInboxClient {
     return empty?.bucket;
   }
 
-  /** A write that may have been applied is reported as such, never resent. */
+  /**
+   * A write that may have been applied is reported as such, never resent. A 5xx counts
+   * for a write that is not idempotent: a gateway may answer it after the API did the work.
+   */
   private final(p: Prepared, opts: CallOptions, err: ReplyInboxError): ReplyInboxError {
     if (p.endpoint.write && (err instanceof NetworkError || err instanceof TimeoutError) && err.sent === 'maybe') {
       return this.unknownOutcome(p, opts, err);
     }
+    if (p.endpoint.write && !p.endpoint.idempotent && err instanceof ApiError && err.status >= 500) return this.unknownOutcome(p, opts, err);
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) this.cache.forget('get_me ');
     return err;
   }
@@ -312,7 +324,7 @@ export class ReplyInboxClient {
   private apiError(e: Endpoint, res: HttpResponse, info: RateInfo): ApiError {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(res.body.toString('utf8'));
+      parsed = parseJson(res.body);
     } catch {
       parsed = undefined;
     }
@@ -344,13 +356,20 @@ export class ReplyInboxClient {
     }
     let data: unknown;
     try {
-      data = res.body.length ? JSON.parse(res.body.toString('utf8')) : null;
+      data = res.body.length ? parseJson(res.body) : null;
     } catch {
       throw new ApiError({ status: res.status, code: 'invalid_response', message: `${e.name} answered with a body that is not JSON.`, endpoint: e.name, attempts });
     }
     if (e.name === 'get_me') this.applyMe(data);
     return { ...base, data: data as T };
   }
+}
+
+/** A JSON body from the API, with any secret it echoes (in whatever form) redacted before anyone sees it. */
+function parseJson(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  const data: unknown = JSON.parse(text);
+  return mayHoldSecret(text) ? redactDeep(data) : data;
 }
 
 /** Settle with the promise, or reject at once when the signal fires. */

@@ -15,7 +15,7 @@ export {
 } from './errors.js';
 export { DEFAULT_TIMEOUTS, type Timeouts } from './http.js';
 export { type BucketState, type LimiterEvent, type LimiterState, type RateFigures, SPEC_FIGURES } from './limiter.js';
-export { type PageOptions, type PageProgress } from './paginate.js';
+export type { PageOptions, PageProgress } from './paginate.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export { RedisLimitStore, type RedisLimitStoreOptions } from './redis-store.js';
 export { DEFAULT_CACHE_TTLS, type CacheTtls } from './cache.js';

@@ -104,6 +104,7 @@ function checkQuery(e: Endpoint, given: Readonly<Record<string, unknown>>) {
 }
 
 /** The code the service would give this value: what its own parser says, else invalid_request. */
+// biome-ignore lint/suspicious/noExplicitAny: any param of the table, whatever its value type
 function codeOf(param: Param<any>, value: unknown): WireCode {
   try {
     const r = param.fromWire(param.toWire(value));

@@ -6,7 +6,7 @@ import { type LimiterEvent, ValidationError } from '../client/index.js';
 import type { InboxAccess } from './context/access.js';
 import { splitArgs } from './runtime/call.js';
 import type { ApiCaller, ToolContext } from './runtime/tool-context.js';
-import { errorBody, errorResult } from './errors.js';
+import { ToolError, argumentError, errorBody, errorResult, isUpstreamFailure, typed } from './errors.js';
 import { checkOutput, checkedApi } from './runtime/response-check.js';
 import { Fence } from './view/fence.js';
 import { itemBound, multiPageApi, multiPageSummary } from './runtime/multipage.js';
@@ -18,6 +18,8 @@ import { publishedTool } from './runtime/publish.js';
 import { ScopeWatch } from './scope-watch.js';
 import { textOf } from './view/shape.js';
 import type { ToolDef, ToolOutput } from './runtime/tool.js';
+import { confirmWrite } from './confirm/ask.js';
+import type { ConfirmMode } from './confirm/confirm.js';
 
 /**
  * What every tool shares, said once here rather than in each of 46 schemas (the tool list
@@ -48,10 +50,9 @@ export interface InboxServerOptions {
   log: Logger;
   /** Seconds between re-reads of GET /v1/me while a client is connected (default 300; 0: never). */
   scopeRefreshSeconds?: number;
+  /** Which writes ask the person first when the client supports elicitation (default destructive). */
+  confirm?: ConfirmMode;
 }
-
-/** Failures worth a person's attention in the client's log: the API or what stands behind it failed, not the call. */
-const UPSTREAM_FAILURES = new Set(['upstream_error', 'internal_error', 'network_error', 'timeout', 'invalid_response']);
 
 interface MeLike {
   scopes?: string[];
@@ -59,24 +60,6 @@ interface MeLike {
 }
 
 export { publishedTool } from './runtime/publish.js';
-
-/** Turn a schema failure into the API's error vocabulary, naming the argument. */
-function argumentError(tool: ToolDef, error: z.ZodError): ValidationError {
-  const issue = error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') {
-    const key = String(issue.keys[0]);
-    return new ValidationError('invalid_request', tool.name, `Unknown argument '${key}'. ${tool.name} takes: ${Object.keys(tool.input.shape).join(', ')}.`, key);
-  }
-  const param = issue.path.map(String).join('.') || undefined;
-  const top = String(issue.path[0] ?? '');
-  const kind = tool.endpoint.pathIds[top];
-  const pathId = kind !== undefined && kind !== 'workspace';
-  // As the API answers: a bad path id is a malformed id; in a body or filter, invalid_id is for
-  // an id of the wrong shape or kind, while a wrong type or count of ids is invalid_request.
-  const badShape = issue.code === 'invalid_format' || issue.code === 'custom';
-  const code = pathId || (/_ids?$/.test(top) && badShape) ? 'invalid_id' : 'invalid_request';
-  return new ValidationError(code, tool.name, `Argument '${param ?? '(arguments)'}': ${issue.message}.`, param);
-}
 
 /**
  * The MCP server. Tools are served from our own registry on the low-level server: the
@@ -199,7 +182,7 @@ export class InboxServer {
   /** A call or read failed: the notable failures go to the client's log; a scope refusal re-reads the scopes. */
   private failed(err: unknown, what: string): void {
     const body = errorBody(err, what);
-    if (UPSTREAM_FAILURES.has(body.error.code)) {
+    if (isUpstreamFailure(body.error.code)) {
       this.notices.send('error', `${what} failed upstream: ${body.error.code}: ${body.error.message}`, { event: 'upstream_failure', what, code: body.error.code, status: body.error.status });
     }
     if (body.error.code === 'insufficient_scope') void this.refresh({ force: true }).catch(() => undefined);
@@ -215,21 +198,22 @@ export class InboxServer {
     return this.o.defaultWorkspace ?? (this.workspaces.length === 1 ? this.workspaces[0] : undefined);
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's notification union is wider than what is sent here
   private async callTool(name: string, rawArgs: unknown, extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void> }): Promise<CallToolResult> {
     const tool = this.enabled.get(name);
     if (!tool) {
       const h = this.hidden.find((x) => x.name === name);
       if (h && h.reason !== 'not_selected') {
-        return errorResult({ error: { code: h.reason === 'scope' ? 'insufficient_scope' : 'read_only', message: `${name} is not available: ${h.detail}.`, status: null }, next_step: 'Use a tool from tools/list.' });
+        return errorResult(new ToolError(h.reason === 'scope' ? 'insufficient_scope' : 'read_only', name, `${name} is not available: ${h.detail}.`, { next_step: 'Use a tool from tools/list.' }), name);
       }
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
     }
     // A "__proto__" key, once parsed, becomes the arguments' prototype: refuse it like any unknown argument.
     if (rawArgs !== null && typeof rawArgs === 'object' && ![Object.prototype, null].includes(Object.getPrototypeOf(rawArgs))) {
-      return errorResult(errorBody(new ValidationError('invalid_request', name, "Unknown argument '__proto__'.", '__proto__'), name));
+      return errorResult(new ValidationError('invalid_request', name, "Unknown argument '__proto__'.", '__proto__'), name);
     }
     const parsed = tool.input.safeParse(rawArgs ?? {});
-    if (!parsed.success) return errorResult(errorBody(argumentError(tool, parsed.error), name));
+    if (!parsed.success) return errorResult(argumentError(tool, parsed.error), name);
     const { max_items, all, ...rest } = parsed.data as Record<string, unknown> & { max_items?: number; all?: boolean };
     const args = tool.multiPage ? rest : (parsed.data as Record<string, unknown>);
     const bound = tool.multiPage ? itemBound({ max_items, all }) : undefined;
@@ -255,16 +239,18 @@ export class InboxServer {
     const paging = bound === undefined ? null : multiPageApi(this.api, tool.name, { maxItems: bound, signal: extra.signal, onPage: (n, total, message) => void ctx.progress(n, total, message) });
     if (paging) ctx.api = paging;
     try {
+      const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(args) : null;
+      const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal });
+      if (refused) return errorResult(refused, name);
       const out = tool.run ? await tool.run(ctx, args) : await runGeneric(ctx, tool, args);
       checkOutput(tool.endpoint, tool.output, out.structured);
       const read = paging?.envelope();
       const text = read ? `${out.text}\n${multiPageSummary(read)}` : out.text;
       return { content: [{ type: 'text', text }, ...(out.extraContent ?? [])], structuredContent: out.structured };
     } catch (err) {
-      const body = errorBody(err, name);
-      this.o.log.debug({ tool: name, code: body.error.code }, 'tool call failed');
+      this.o.log.debug({ tool: name, code: typed(err, name).code }, 'tool call failed');
       this.failed(err, name);
-      return errorResult(body);
+      return errorResult(err, name);
     }
   }
 }

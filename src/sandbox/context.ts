@@ -16,7 +16,9 @@ export interface Ctx {
   /** Path ids by placeholder name (lead_id, task_id, …), kind already checked. */
   readonly path: Readonly<Record<string, string>>;
   /** Query values parsed by the endpoint table's params (aliases folded). */
+  // biome-ignore lint/suspicious/noExplicitAny: values checked by the endpoint table; each handler reads its own
   readonly query: Readonly<Record<string, any>>;
+  // biome-ignore lint/suspicious/noExplicitAny: the body the table validated; each handler reads its own fields
   readonly body: any;
   readonly cursors: Cursors;
   readonly faults: FaultPlan;

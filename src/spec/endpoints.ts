@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { bodies } from './bodies.js';
 import { type Bucket, LEAD_DETAIL_EXPANSIONS, LEAD_LIST_EXPANSIONS, LEAD_STATUS_FILTER, MAX_EXPANSIONS, MEETING_OUTCOME_FILTER, ENUMS, type Scope } from './enums.js';
-import { type IdKind } from './ids.js';
+import type { IdKind } from './ids.js';
 import { PAGING, type Param, p } from './params.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -36,6 +36,7 @@ export interface Endpoint {
   readonly upstreamWhen?: { readonly param: string; readonly values: readonly string[] };
   /** Our reading of the thread figure (30/min): see docs/spec-gaps.md. */
   readonly alsoMeters?: readonly Bucket[];
+  // biome-ignore lint/suspicious/noExplicitAny: each param keeps its own value type
   readonly query: Readonly<Record<string, Param<any>>>;
   /** Query names the service accepts as aliases of another (starting_after → cursor). */
   readonly aliases?: Readonly<Record<string, string>>;
@@ -49,6 +50,8 @@ export interface Endpoint {
   readonly write: boolean;
   /** Repeating it leaves the same state: a retry after an unknown outcome is harmless. */
   readonly idempotent: boolean;
+  /** The read that tells whether a write of unknown outcome was applied (a create is found in its list). */
+  readonly settledBy?: string;
   /** May remove or overwrite data, or trigger consequences no later call restores. */
   readonly destructive: boolean;
   readonly errors: readonly ApiErrorCode[];
@@ -208,7 +211,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   ep({
     name: 'create_task', toolset: 'tasks', method: 'POST', path: `${WS}/tasks`, pathIds: ws, scope: 'tasks:write', bucket: 'write',
-    body: bodies.createTask, status: 201, idempotent: false, returns: 'object', resource: 'task',
+    body: bodies.createTask, status: 201, idempotent: false, settledBy: 'list_tasks', returns: 'object', resource: 'task',
     errors: ['invalid_cursor', 'invalid_request', 'not_found', 'unprocessable'],
   }),
   ep({
@@ -232,7 +235,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   ep({
     name: 'create_note', toolset: 'notes', method: 'POST', path: `${WS}/notes`, pathIds: ws, scope: 'notes:write', bucket: 'write',
-    body: bodies.createNote, status: 201, idempotent: false, returns: 'object', resource: 'note',
+    body: bodies.createNote, status: 201, idempotent: false, settledBy: 'list_notes', returns: 'object', resource: 'note',
     errors: ['invalid_cursor', 'invalid_request', 'not_found', 'unprocessable'],
   }),
 

@@ -3,7 +3,8 @@ import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/typ
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { Logger } from 'pino';
 import { htmlToText } from '../../spec/index.js';
-import { type InboxAccess, hasScope, leadIdOf, readError, workspaceOr } from './access.js';
+import { readError } from '../errors.js';
+import { type InboxAccess, hasScope, leadIdOf, workspaceOr } from './access.js';
 import { completeLead, completeWorkspace } from './completions.js';
 import { runConversation } from '../view/conversation.js';
 import { Fence, UNTRUSTED_NOTE } from '../view/fence.js';

@@ -17,6 +17,7 @@ const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\u206A-\
 /** Anything that looks like the start of a fence tag, spaced or not: `<untrusted`, `< /untrusted`, `</ untrusted`. */
 const FAKE_TAG = /<\s*(\/?)\s*untrusted/gi;
 /** C0/C1 control characters other than tab and newline. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's job
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
 
 export function neutralise(text: string): string {

@@ -35,7 +35,9 @@ export class KeyClients<C extends ClosableClient> {
     let entry = this.entries.get(owner);
     if (!entry) {
       const listeners = new Set<(e: LimiterEvent) => void>();
-      entry = { client: this.make(apiKey, (e) => listeners.forEach((l) => l(e))), users: 0, linger: null, listeners };
+      entry = { client: this.make(apiKey, (e) => {
+        for (const l of listeners) l(e);
+      }), users: 0, linger: null, listeners };
       this.entries.set(owner, entry);
     }
     const e = entry;
