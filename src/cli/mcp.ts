@@ -66,7 +66,10 @@ async function runHttp(p: Parts): Promise<number> {
     maxSessions: c.maxSessions,
     newClient: (apiKey, onEvent) => newClient(p, apiKey, onEvent),
     newServer: (client) => newServer(p, client),
-    health: () => ({ redis: p.store ? p.store.status() : 'off' }),
+    health: () => {
+      const down = p.store?.unavailable(0);
+      return { redis: p.store ? p.store.status() : 'off', ...(down ? { unavailable: `rate limiter unavailable: ${down}` } : {}) };
+    },
     log: p.log,
   });
   // Not stdio: stdout is free, and a supervisor or test reads where the endpoint landed.

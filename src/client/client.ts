@@ -6,7 +6,9 @@ import { type Bucket, ENDPOINT_BY_NAME, type Endpoint, type Me, errorEnvelopeSch
 import { DEFAULT_CACHE_TTLS, type CacheTtls, ResponseCache } from './cache.js';
 import {
   ApiError,
+  BucketSpentError,
   CancelledError,
+  LimiterUnavailableError,
   NetworkError,
   OutcomeUnknownError,
   type ReplyInboxError,
@@ -15,7 +17,8 @@ import {
   ValidationError,
 } from './errors.js';
 import { AbortedExchange, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
-import { Dropped, Limiter, type LimiterEvent, type LimiterOptions, type LimiterState, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter.js';
+import { Limiter } from './limiter.js';
+import { Dropped, type LimiterEvent, type LimiterOptions, type LimiterState, LimiterUnavailable, NoTokenInTime, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter-types.js';
 import { type PageOptions, paginate } from './paginate.js';
 import { type RateInfo, readRateInfo } from './rate-headers.js';
 import type { RedisLimitStore } from './redis-store.js';
@@ -237,9 +240,11 @@ export class ReplyInboxClient {
       for (let attempt = 1; ; attempt++) {
         let result: Attempt;
         try {
-          result = await this.limiter.run(p.buckets, signal, () => this.exchange(p, signal), attempt > 1 ? PRIORITY_AGAIN : undefined);
+          result = await this.limiter.run(p.buckets, signal, () => this.exchange(p, signal), attempt > 1 ? PRIORITY_AGAIN : undefined, deadlineAt);
         } catch (err) {
           if (err instanceof Dropped) throw aborted('no', this.waitingFor(p.buckets));
+          if (err instanceof NoTokenInTime) throw new BucketSpentError(e.name, err.bucket, err.refillAt);
+          if (err instanceof LimiterUnavailable) throw new LimiterUnavailableError(e.name, err.reason);
           // close() drops the calls still queued: they were never sent.
           if (this.closed) throw new CancelledError(e.name, 'no');
           throw err;

@@ -141,6 +141,34 @@ export class OutcomeUnknownError extends ReplyInboxError {
   }
 }
 
+/** The call was not sent: a bucket it needs is spent and refills only after the call's deadline. */
+export class BucketSpentError extends ReplyInboxError {
+  readonly kind = 'api' as const;
+  readonly sent = 'no' as const;
+  readonly bucket: string;
+  /** When the bucket refills (ISO 8601). */
+  readonly refill_at: string;
+  /** Seconds until the refill. */
+  readonly retry_after: number;
+  constructor(endpoint: string, bucket: string, refillAt: number) {
+    const seconds = Math.max(1, Math.ceil((refillAt - Date.now()) / 1000));
+    const at = new Date(refillAt).toISOString();
+    super('rate_limited', endpoint, `${endpoint} was not sent: the ${bucket} bucket is spent and refills at ${at} (in ${seconds} s), after this call's deadline.`);
+    this.bucket = bucket;
+    this.refill_at = at;
+    this.retry_after = seconds;
+  }
+}
+
+/** The call was not sent: the shared rate limiter's store (Redis) cannot be reached. */
+export class LimiterUnavailableError extends ReplyInboxError {
+  readonly kind = 'network' as const;
+  readonly sent = 'no' as const;
+  constructor(endpoint: string, reason: string) {
+    super('limiter_unavailable', endpoint, `rate limiter unavailable: not sent. ${endpoint} was not sent because ${reason}.`);
+  }
+}
+
 /** What lost the answer, in words: a timeout, the connection, or a 5xx from the service or a gateway before it. */
 function lostBy(cause: ReplyInboxError): string {
   if (cause.code === 'timeout') return 'the timeout';

@@ -29,7 +29,7 @@ export interface HttpServeOptions<C extends ClosableClient> {
   newClient(apiKey: string, onEvent: (e: LimiterEvent) => void): C;
   /** The MCP server of one session, over its key's client. */
   newServer(client: C): InboxServer;
-  /** Extra facts for /healthz (e.g. the Redis connection's state). */
+  /** Extra facts for /healthz (e.g. the Redis connection's state); `unavailable` (a reason) makes it answer 503. */
   health?(): Record<string, unknown>;
   log: Logger;
 }
@@ -143,9 +143,12 @@ export async function serveHttp<C extends ClosableClient>(o: HttpServeOptions<C>
 
   const health = (res: ServerResponse, method: string | undefined) => {
     if (method !== 'GET' && method !== 'HEAD') return reply(res, 405, 'Method not allowed: GET /healthz.', { allow: 'GET, HEAD' });
-    const status = draining ? 503 : 200;
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-    res.end(method === 'HEAD' ? undefined : JSON.stringify({ status: draining ? 'draining' : 'ok', sessions: sessions.size, keys: clients.size, in_flight: inFlight, ...o.health?.() }));
+    const facts = o.health?.() ?? {};
+    // A part the calls need is down (Redis): a load balancer should send them elsewhere.
+    const down = typeof facts.unavailable === 'string';
+    res.writeHead(draining || down ? 503 : 200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    const status = draining ? 'draining' : down ? 'unavailable' : 'ok';
+    res.end(method === 'HEAD' ? undefined : JSON.stringify({ status, sessions: sessions.size, keys: clients.size, in_flight: inFlight, ...facts }));
   };
 
   const server = createServer((req, res) => {
