@@ -16,7 +16,7 @@ import {
   TimeoutError,
   ValidationError,
 } from './errors.js';
-import { AbortedExchange, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
+import { AbortedExchange, type BodyLimits, DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
 import { Limiter } from './limiter.js';
 import { Dropped, type LimiterEvent, type LimiterOptions, type LimiterState, LimiterUnavailable, NoTokenInTime, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter-types.js';
 import { type PageOptions, paginate } from './paginate.js';
@@ -34,6 +34,8 @@ export interface ClientOptions {
   logger?: Logger;
   logLevel?: LogLevel;
   timeouts?: Partial<Timeouts>;
+  /** The most response body read, in bytes, for attachments and for JSON; past it the call fails with response_too_large. */
+  maxBodyBytes?: Partial<BodyLimits>;
   userAgent?: string;
   retry?: Partial<RetryOptions>;
   /**
@@ -95,6 +97,7 @@ export class ReplyInboxClient {
   private readonly http: Http;
   private readonly limiter: RateLimiter;
   private readonly timeouts: Timeouts;
+  private readonly bodyLimits: BodyLimits;
   private readonly retry: RetryOptions;
   private readonly cache: ResponseCache<CallResult<unknown>>;
   private readonly userAgent: string;
@@ -111,6 +114,7 @@ export class ReplyInboxClient {
     this.keyHandle = PUBLIC_HANDLE.exec(o.apiKey)?.[1] ?? 'unknown';
     this.log = (o.logger ?? createLogger('reply-inbox-client', o.logLevel ?? 'warn')).child({ key: this.keyHandle });
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
+    this.bodyLimits = { ...DEFAULT_BODY_LIMITS, ...o.maxBodyBytes };
     this.retry = { ...DEFAULT_RETRY, ...o.retry };
     this.userAgent = o.userAgent ?? 'reply-inbox-mcp-client/0.1';
     this.http = new Http(o.baseUrl, this.timeouts);
@@ -310,9 +314,10 @@ export class ReplyInboxClient {
     if (p.body !== undefined) headers['content-type'] = 'application/json';
     const started = Date.now();
     try {
-      const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal });
+      const maxBodyBytes = e.returns === 'binary' ? this.bodyLimits.binary : this.bodyLimits.json;
+      const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal, maxBodyBytes });
       const info = readRateInfo(res.headers);
-      const error = res.status >= 400 ? this.apiError(e, res, info) : undefined;
+      const error = res.tooLarge ? tooLarge(e, res) : res.status >= 400 ? this.apiError(e, res, info) : undefined;
       this.log.debug(
         { endpoint: e.name, status: res.status, ms: Date.now() - started, bucket: info.bucket, remaining: info.remaining, code: error?.code },
         'request',
@@ -368,6 +373,18 @@ export class ReplyInboxClient {
     if (e.name === 'get_me') this.applyMe(data);
     return { ...base, data: data as T };
   }
+}
+
+/** An answer over the body limit, dropped unread: the call fails saying so (a retry would meet the same answer). */
+function tooLarge(e: Endpoint, res: HttpResponse): ApiError {
+  const t = res.tooLarge!;
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  const size = t.declared ? `declared ${mib(t.seen)}` : `over ${mib(t.limit)} and still coming`;
+  const message =
+    e.returns === 'binary'
+      ? `${e.name} was refused: the file is larger than the ${mib(t.limit)} (25 MB) attachment limit (${size}); nothing was downloaded.`
+      : `${e.name} was refused: the API's answer is larger than the client's ${mib(t.limit)} limit for JSON answers (${size}); it was dropped unread.`;
+  return new ApiError({ status: res.status, code: 'response_too_large', message, endpoint: e.name });
 }
 
 /** A JSON body from the API, with any secret it echoes (in whatever form) redacted before anyone sees it. */
