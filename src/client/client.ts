@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type LogLevel, createLogger } from '../log.js';
-import { mayHoldSecret, redactDeep, registerSecret } from '../redact.js';
-import { type Bucket, ENDPOINT_BY_NAME, type Endpoint, type Me, errorEnvelopeSchema } from '../spec/index.js';
+import { registerSecret } from '../redact.js';
+import { type Bucket, ENDPOINT_BY_NAME, type Me } from '../spec/index.js';
 import { DEFAULT_CACHE_TTLS, type CacheTtls, ResponseCache } from './cache.js';
 import {
   ApiError,
@@ -24,6 +24,7 @@ import { type RateInfo, readRateInfo } from './rate-headers.js';
 import type { RedisLimitStore } from './redis-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
 import { SharedLimiter } from './shared-limiter.js';
+import { apiErrorOf, parseJson, tooLargeError } from './key-probe.js';
 import { type CallInput, type Prepared, prepare } from './validate.js';
 
 export interface ClientOptions {
@@ -57,6 +58,8 @@ export interface ClientOptions {
   onLimiterEvent?: (e: LimiterEvent) => void;
   /** Keep this key's buckets and concurrency in Redis, shared with every instance using the same store. */
   sharedLimits?: RedisLimitStore;
+  /** A GET /v1/me answer already read for this key (KeyProbe): cached and applied instead of read again. */
+  me?: CallResult<Me>;
 }
 
 export interface CallOptions extends CallInput {
@@ -133,6 +136,11 @@ export class ReplyInboxClient {
     this.limiter = store ? new SharedLimiter({ ...limiterOptions, store, tag: store.tagOf(o.apiKey) }) : new Limiter(limiterOptions);
     this.cache = new ResponseCache(o.cache === false ? {} : { ...DEFAULT_CACHE_TTLS, ...o.cache });
     this.limitsReady = o.discoverLimits === false ? Promise.resolve() : null;
+    if (o.me) {
+      this.cache.set('get_me /v1/me', o.me, this.cache.ttlOf('get_me'));
+      this.applyMe(o.me.data);
+      this.limitsReady = Promise.resolve();
+    }
   }
 
   /** Call one endpoint of the table by name. */
@@ -228,7 +236,7 @@ export class ReplyInboxClient {
     const e = p.endpoint;
     const caller = opts.signal;
     if (caller?.aborted || this.closed) throw new CancelledError(e.name, 'no');
-    if (e.name !== 'get_me') await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
+    if (!e.tellsLimits) await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
     const deadlineMs = opts.deadlineMs ?? this.timeouts.deadlineMs;
     const deadlineAt = Date.now() + deadlineMs;
     const deadline = new AbortController();
@@ -317,7 +325,7 @@ export class ReplyInboxClient {
       const maxBodyBytes = e.returns === 'binary' ? this.bodyLimits.binary : this.bodyLimits.json;
       const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal, maxBodyBytes });
       const info = readRateInfo(res.headers);
-      const error = res.tooLarge ? tooLarge(e, res) : res.status >= 400 ? this.apiError(e, res, info) : undefined;
+      const error = res.tooLarge ? tooLargeError(e, res) : res.status >= 400 ? apiErrorOf(e, res, info) : undefined;
       this.log.debug(
         { endpoint: e.name, status: res.status, ms: Date.now() - started, bucket: info.bucket, remaining: info.remaining, code: error?.code },
         'request',
@@ -329,30 +337,6 @@ export class ReplyInboxClient {
       this.log.debug({ endpoint: e.name, ms: Date.now() - started, failure: failure instanceof AbortedExchange ? 'aborted' : failure.code }, 'request failed');
       return { value: { ok: false, error: failure }, settlement: failure.sent === 'no' ? { kind: 'not_sent' } : { kind: 'lost' } };
     }
-  }
-
-  private apiError(e: Endpoint, res: HttpResponse, info: RateInfo): ApiError {
-    let parsed: unknown;
-    try {
-      parsed = parseJson(res.body);
-    } catch {
-      parsed = undefined;
-    }
-    const env = errorEnvelopeSchema.safeParse(parsed);
-    if (env.success) {
-      const x = env.data.error;
-      return new ApiError({
-        status: res.status,
-        code: x.code,
-        message: x.message,
-        endpoint: e.name,
-        param: x.param,
-        required_scope: x.required_scope,
-        retry_after: x.retry_after ?? info.retryAfter,
-      });
-    }
-    const code = res.status === 429 ? 'rate_limited' : res.status === 502 ? 'upstream_error' : res.status >= 500 ? 'internal_error' : `http_${res.status}`;
-    return new ApiError({ status: res.status, code, message: `${e.name} answered HTTP ${res.status} without an error body.`, endpoint: e.name, retry_after: info.retryAfter });
   }
 
   private shape<T>(p: Prepared, res: HttpResponse, attempts: number): CallResult<T> {
@@ -370,28 +354,9 @@ export class ReplyInboxClient {
     } catch {
       throw new ApiError({ status: res.status, code: 'invalid_response', message: `${e.name} answered with a body that is not JSON.`, endpoint: e.name, attempts });
     }
-    if (e.name === 'get_me') this.applyMe(data);
+    if (e.tellsLimits) this.applyMe(data);
     return { ...base, data: data as T };
   }
-}
-
-/** An answer over the body limit, dropped unread: the call fails saying so (a retry would meet the same answer). */
-function tooLarge(e: Endpoint, res: HttpResponse): ApiError {
-  const t = res.tooLarge!;
-  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-  const size = t.declared ? `declared ${mib(t.seen)}` : `over ${mib(t.limit)} and still coming`;
-  const message =
-    e.returns === 'binary'
-      ? `${e.name} was refused: the file is larger than the ${mib(t.limit)} (25 MB) attachment limit (${size}); nothing was downloaded.`
-      : `${e.name} was refused: the API's answer is larger than the client's ${mib(t.limit)} limit for JSON answers (${size}); it was dropped unread.`;
-  return new ApiError({ status: res.status, code: 'response_too_large', message, endpoint: e.name });
-}
-
-/** A JSON body from the API, with any secret it echoes (in whatever form) redacted before anyone sees it. */
-function parseJson(body: Buffer): unknown {
-  const text = body.toString('utf8');
-  const data: unknown = JSON.parse(text);
-  return mayHoldSecret(text) ? redactDeep(data) : data;
 }
 
 /** Settle with the promise, or reject at once when the signal fires. */

@@ -21,4 +21,5 @@ export type { PageOptions, PageProgress } from './paginate.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
 export { RedisLimitStore, type RedisLimitStoreOptions } from './redis-store.js';
 export { DEFAULT_CACHE_TTLS, type CacheTtls } from './cache.js';
+export { KeyProbe } from './key-probe.js';
 export { type CallInput, prepare } from './validate.js';

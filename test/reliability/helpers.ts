@@ -452,8 +452,8 @@ const KIND_OF_NAME: Record<string, IdKind> = {
   campaign_id: 'campaign', folder_id: 'template_folder', host_id: 'user', author_id: 'user', message_id: 'message',
 };
 
-/** The id prefix an argument expects, from its pattern or its name. */
-function prefixFor(name: string, s: JsonSchema): string | null {
+/** The id prefix an argument expects, from its pattern or its name (published schemas leave id patterns to the server). */
+export function prefixFor(name: string, s: JsonSchema): string | null {
   const fromPattern = s.pattern ? /^\^([a-z]+_)/.exec(s.pattern)?.[1] : undefined;
   if (fromPattern) return fromPattern;
   const kind = KIND_OF_NAME[name];
