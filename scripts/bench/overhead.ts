@@ -32,7 +32,10 @@ export async function overhead(): Promise<Section[]> {
   for (const [name, api, tool] of cases) {
     const a: number[] = [];
     const m: number[] = [];
-    for (let i = 0; i < 20; i++) await api(), await tool();
+    for (let i = 0; i < 20; i++) {
+      await api();
+      await tool();
+    }
     // Interleaved, so both see the same sandbox and machine state: the ratio is measured in one run.
     for (let i = 0; i < N; i++) {
       let t = performance.now();

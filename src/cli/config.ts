@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from '../log.js';
+import { redactSecrets } from '../redact.js';
 import { API_KEY_FORMAT, type Toolset, TOOL_ENDPOINTS, workspaceSchema } from '../spec/index.js';
 import { SANDBOX_KEYS, type SandboxKeyName } from '../sandbox/index.js';
 import { type Listen, isLoopback, parseListen } from '../mcp/transport/http/listen.js';
+import { CONFIRM_MODES } from '../mcp/confirm/confirm.js';
 
 export const TOOLSETS = [...new Set(TOOL_ENDPOINTS.map((e) => e.toolset!))] as Toolset[];
 const TOOL_NAMES = TOOL_ENDPOINTS.map((e) => e.name);
@@ -20,11 +22,15 @@ export const FLAGS = {
   tools: { env: 'REPLY_INBOX_TOOLS', type: 'string', help: 'Comma list of single tools to serve besides --toolsets.' },
   'log-level': { env: 'REPLY_INBOX_LOG_LEVEL', type: 'string', help: `${LOG_LEVELS.join('|')} (default info; logs go to stderr).` },
   'scope-refresh-seconds': { env: 'REPLY_INBOX_SCOPE_REFRESH_SECONDS', type: 'string', help: 'Seconds between re-reads of GET /v1/me that follow changes of the key\'s scopes (default 300; 0 turns it off).' },
+  confirm: { env: 'REPLY_INBOX_CONFIRM', type: 'string', help: 'destructive|writes|never: which writes ask the person first when the client supports elicitation (default destructive; writes asks for every write).' },
   http: { env: 'REPLY_INBOX_HTTP', type: 'string', help: 'Serve MCP over Streamable HTTP at /mcp on [host:]port (default host 127.0.0.1) instead of stdio.' },
   'http-token': { env: 'REPLY_INBOX_HTTP_TOKEN', type: 'string', help: 'With --http: a secret clients send as Authorization: Bearer; the server then acts with its own key (--api-key or --sandbox).' },
   'allowed-hosts': { env: 'REPLY_INBOX_ALLOWED_HOSTS', type: 'string', help: 'With --http: comma list of host names clients reach this server by (Host and Origin are checked); * accepts any. Default: loopback names.' },
   'max-sessions': { env: 'REPLY_INBOX_MAX_SESSIONS', type: 'string', help: 'With --http: MCP sessions held at once (default 100); more get 503.' },
   'max-result-bytes': { env: 'REPLY_INBOX_MAX_RESULT_BYTES', type: 'string', help: 'Byte budget of one tool result or resource read, text and structuredContent alike (default 24576); longer lists are cut at an item, with the arguments that read the rest.' },
+  'max-sessions-per-key': { env: 'REPLY_INBOX_MAX_SESSIONS_PER_KEY', type: 'string', help: 'With --http (keys from requests): sessions one key may hold (default 10); a new one closes that key\'s oldest idle session, or gets 503.' },
+  'auth-failures-per-minute': { env: 'REPLY_INBOX_AUTH_FAILURES_PER_MINUTE', type: 'string', help: 'With --http: failed authentications one client address may make per minute before it gets 429 (default 20; 0 turns the limit off).' },
+  'drain-seconds': { env: 'REPLY_INBOX_DRAIN_SECONDS', type: 'string', help: 'On SIGTERM/SIGINT (or stdin closing): seconds the calls in flight may take to be answered; calls still queued then answer "cancelled, not sent" (default 30).' },
   redis: { env: 'REPLY_INBOX_REDIS_URL', type: 'string', help: 'redis://… shared by every instance (several, comma-separated: a Redis Cluster\'s seed nodes): each key\'s rate buckets and concurrency live there (default: in-process).' },
 } as const;
 export type FlagName = keyof typeof FLAGS;
@@ -43,6 +49,7 @@ const configSchema = z.strictObject({
   tools: z.array(z.enum(TOOL_NAMES as [string, ...string[]])).optional(),
   logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]),
   scopeRefreshSeconds: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().max(86_400)),
+  confirm: z.enum(CONFIRM_MODES),
   http: z
     .string()
     .transform((s, ctx): Listen => {
@@ -52,10 +59,18 @@ const configSchema = z.strictObject({
       return z.NEVER;
     })
     .optional(),
-  httpToken: z.string().min(16, 'use a secret of at least 16 characters').optional(),
+  // Sent as `Authorization: Bearer <token>`: only RFC 6750's token characters survive that header.
+  httpToken: z
+    .string()
+    .min(16, 'use a secret of at least 16 characters')
+    .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'use only letters, digits and - . _ ~ + / (no spaces or quotes): clients send it as Authorization: Bearer <token>, where nothing else can match')
+    .optional(),
   allowedHosts: z.array(z.string().regex(/^(\*|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host names, e.g. mcp.example.com,localhost')).optional(),
   maxSessions: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
   maxResultBytes: z.string().regex(/^\d+$/, 'must be a whole number of bytes').transform(Number).pipe(z.number().min(4_096, 'must be at least 4096').max(10_485_760, 'must be at most 10485760')),
+  maxSessionsPerKey: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
+  authFailuresPerMinute: z.string().regex(/^\d+$/, 'must be a whole number (0 turns the limit off)').transform(Number).pipe(z.number().max(1_000_000)),
+  drainSeconds: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().max(3_600)),
   redis: z
     .string()
     .refine((s) => s.split(',').every((u) => /^rediss?:\/\/\S+$/.test(u.trim()) && URL.canParse(u.trim())), 'expected redis://host:port or rediss://…, or several comma-separated for a Redis Cluster')
@@ -63,7 +78,12 @@ const configSchema = z.strictObject({
 });
 export type Config = z.infer<typeof configSchema>;
 
-export class ConfigError extends Error {}
+/** A mistake in the flags; a key pasted in the wrong place shows as its public handle only. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(redactSecrets(message));
+  }
+}
 
 /** Flags first, then their env twins, then defaults; every mistake named before anything starts. */
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
@@ -87,11 +107,15 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     tools: csv(str('tools')),
     logLevel: str('log-level') ?? 'info',
     scopeRefreshSeconds: str('scope-refresh-seconds') ?? '300',
+    confirm: str('confirm') ?? 'destructive',
     http: str('http'),
     httpToken: str('http-token'),
     allowedHosts: csv(str('allowed-hosts')),
     maxSessions: str('max-sessions') ?? '100',
     maxResultBytes: str('max-result-bytes') ?? '24576',
+    maxSessionsPerKey: str('max-sessions-per-key') ?? '10',
+    authFailuresPerMinute: str('auth-failures-per-minute') ?? '20',
+    drainSeconds: str('drain-seconds') ?? '30',
     redis: str('redis'),
   };
   const parsed = configSchema.safeParse(raw);
@@ -136,5 +160,5 @@ function checkHttp(c: Config): void {
 
 export function usage(): string {
   const rows = Object.entries(FLAGS).map(([k, f]) => `  --${k.padEnd(14)} ${f.env.padEnd(26)} ${f.help}`);
-  return ['reply-inbox-mcp: an MCP server (stdio, or Streamable HTTP with --http) for the Reply Inbox API v1', '', 'Flags (env twin in the second column):', ...rows, '  -h, --help', ''].join('\n');
+  return ['reply-inbox-mcp: an MCP server (stdio, or Streamable HTTP with --http) for the Reply Inbox API v1', '', 'Flags (env twin in the second column):', ...rows, '  -h, --help', '  --version', ''].join('\n');
 }

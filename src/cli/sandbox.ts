@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { startSandbox } from '../sandbox/index.js';
 import { sandboxOptionsSchema } from '../sandbox/options.js';
+import { VERSION } from '../version.js';
 
 const USAGE = `reply-inbox-sandbox: a local Reply Inbox API v1 with seeded data
 
@@ -16,6 +17,7 @@ Options:
   --faults SPEC          e.g. upstream_error=0.2,reset=0.05,latency_ms=30
   --log-level LEVEL      fatal|error|warn|info|debug|trace|silent (default warn)
   -h, --help             this text
+  --version              the package version
 
 When ready, prints one line on stdout: {"base_url":"http://127.0.0.1:PORT"}. Logs go to stderr.`;
 
@@ -37,12 +39,16 @@ async function main() {
       options: {
         host: { type: 'string' }, port: { type: 'string' }, seed: { type: 'string' }, now: { type: 'string' },
         leads: { type: 'string' }, 'rate-window-ms': { type: 'string' }, 'rate-limits': { type: 'string' },
-        faults: { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+        faults: { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
       },
       strict: true,
     }));
   } catch (e) {
     die((e as Error).message);
+  }
+  if (values.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
   }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);

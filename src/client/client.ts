@@ -1,11 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type LogLevel, createLogger } from '../log.js';
-import { type Bucket, ENDPOINT_BY_NAME, type Endpoint, type Me, errorEnvelopeSchema } from '../spec/index.js';
+import { registerSecret } from '../redact.js';
+import { type Bucket, ENDPOINT_BY_NAME, type Me } from '../spec/index.js';
 import { DEFAULT_CACHE_TTLS, type CacheTtls, ResponseCache } from './cache.js';
 import {
   ApiError,
+  BucketSpentError,
   CancelledError,
+  LimiterUnavailableError,
   NetworkError,
   OutcomeUnknownError,
   type ReplyInboxError,
@@ -13,13 +16,15 @@ import {
   TimeoutError,
   ValidationError,
 } from './errors.js';
-import { AbortedExchange, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
-import { Dropped, Limiter, type LimiterEvent, type LimiterOptions, type LimiterState, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter.js';
+import { AbortedExchange, type BodyLimits, DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
+import { Limiter } from './limiter.js';
+import { Dropped, type LimiterEvent, type LimiterOptions, type LimiterState, LimiterUnavailable, NoTokenInTime, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter-types.js';
 import { type PageOptions, paginate } from './paginate.js';
 import { type RateInfo, readRateInfo } from './rate-headers.js';
 import type { RedisLimitStore } from './redis-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
 import { SharedLimiter } from './shared-limiter.js';
+import { apiErrorOf, parseJson, tooLargeError } from './key-probe.js';
 import { type CallInput, type Prepared, prepare } from './validate.js';
 
 export interface ClientOptions {
@@ -30,6 +35,8 @@ export interface ClientOptions {
   logger?: Logger;
   logLevel?: LogLevel;
   timeouts?: Partial<Timeouts>;
+  /** The most response body read, in bytes, for attachments and for JSON; past it the call fails with response_too_large. */
+  maxBodyBytes?: Partial<BodyLimits>;
   userAgent?: string;
   retry?: Partial<RetryOptions>;
   /**
@@ -51,6 +58,8 @@ export interface ClientOptions {
   onLimiterEvent?: (e: LimiterEvent) => void;
   /** Keep this key's buckets and concurrency in Redis, shared with every instance using the same store. */
   sharedLimits?: RedisLimitStore;
+  /** A GET /v1/me answer already read for this key (KeyProbe): cached and applied instead of read again. */
+  me?: CallResult<Me>;
 }
 
 export interface CallOptions extends CallInput {
@@ -91,18 +100,24 @@ export class ReplyInboxClient {
   private readonly http: Http;
   private readonly limiter: RateLimiter;
   private readonly timeouts: Timeouts;
+  private readonly bodyLimits: BodyLimits;
   private readonly retry: RetryOptions;
   private readonly cache: ResponseCache<CallResult<unknown>>;
   private readonly userAgent: string;
   private limitsReady: Promise<void> | null;
   private closed = false;
+  /** Forgets the key in the redaction module once this client is closed. */
+  private readonly releaseSecret: () => void;
 
   constructor(o: ClientOptions) {
     if (typeof o.apiKey !== 'string' || o.apiKey.length === 0) throw new TypeError('apiKey is required');
     this.#apiKey = o.apiKey;
+    // Every result, error and log line of the process is cleaned of this key, however the API echoes it.
+    this.releaseSecret = o.apiKey.length >= 8 ? registerSecret(o.apiKey) : () => undefined;
     this.keyHandle = PUBLIC_HANDLE.exec(o.apiKey)?.[1] ?? 'unknown';
     this.log = (o.logger ?? createLogger('reply-inbox-client', o.logLevel ?? 'warn')).child({ key: this.keyHandle });
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
+    this.bodyLimits = { ...DEFAULT_BODY_LIMITS, ...o.maxBodyBytes };
     this.retry = { ...DEFAULT_RETRY, ...o.retry };
     this.userAgent = o.userAgent ?? 'reply-inbox-mcp-client/0.1';
     this.http = new Http(o.baseUrl, this.timeouts);
@@ -121,9 +136,15 @@ export class ReplyInboxClient {
     this.limiter = store ? new SharedLimiter({ ...limiterOptions, store, tag: store.tagOf(o.apiKey) }) : new Limiter(limiterOptions);
     this.cache = new ResponseCache(o.cache === false ? {} : { ...DEFAULT_CACHE_TTLS, ...o.cache });
     this.limitsReady = o.discoverLimits === false ? Promise.resolve() : null;
+    if (o.me) {
+      this.cache.set('get_me /v1/me', o.me, this.cache.ttlOf('get_me'));
+      this.applyMe(o.me.data);
+      this.limitsReady = Promise.resolve();
+    }
   }
 
   /** Call one endpoint of the table by name. */
+  // biome-ignore lint/suspicious/noExplicitAny: untyped callers read the answer as it comes; typed ones pass T
   async call<T = any>(name: string, opts: CallOptions = {}): Promise<CallResult<T>> {
     const e = ENDPOINT_BY_NAME.get(name);
     if (!e) throw new ValidationError('invalid_request', name, `Unknown endpoint '${name}'.`, 'endpoint');
@@ -163,6 +184,7 @@ export class ReplyInboxClient {
   }
 
   /** Every item of a list endpoint, page after page: `for await (const lead of client.paginate('list_leads', …))`. */
+  // biome-ignore lint/suspicious/noExplicitAny: as for call(), T defaults to the untyped row
   paginate<T = any>(name: string, input: CallInput = {}, opts: PageOptions = {}): AsyncGenerator<T, void, undefined> {
     return paginate<T>(this, name, input, opts);
   }
@@ -176,6 +198,7 @@ export class ReplyInboxClient {
     this.closed = true;
     await this.limiter.close();
     await this.http.close();
+    this.releaseSecret();
   }
 
   /** Learn the limits from GET /v1/me once, before the first other call; failure keeps the defaults. */
@@ -213,7 +236,7 @@ export class ReplyInboxClient {
     const e = p.endpoint;
     const caller = opts.signal;
     if (caller?.aborted || this.closed) throw new CancelledError(e.name, 'no');
-    if (e.name !== 'get_me') await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
+    if (!e.tellsLimits) await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
     const deadlineMs = opts.deadlineMs ?? this.timeouts.deadlineMs;
     const deadlineAt = Date.now() + deadlineMs;
     const deadline = new AbortController();
@@ -229,9 +252,11 @@ export class ReplyInboxClient {
       for (let attempt = 1; ; attempt++) {
         let result: Attempt;
         try {
-          result = await this.limiter.run(p.buckets, signal, () => this.exchange(p, signal), attempt > 1 ? PRIORITY_AGAIN : undefined);
+          result = await this.limiter.run(p.buckets, signal, () => this.exchange(p, signal), attempt > 1 ? PRIORITY_AGAIN : undefined, deadlineAt);
         } catch (err) {
           if (err instanceof Dropped) throw aborted('no', this.waitingFor(p.buckets));
+          if (err instanceof NoTokenInTime) throw new BucketSpentError(e.name, err.bucket, err.refillAt);
+          if (err instanceof LimiterUnavailable) throw new LimiterUnavailableError(e.name, err.reason);
           // close() drops the calls still queued: they were never sent.
           if (this.closed) throw new CancelledError(e.name, 'no');
           throw err;
@@ -269,11 +294,15 @@ export class ReplyInboxClient {
     return empty?.bucket;
   }
 
-  /** A write that may have been applied is reported as such, never resent. */
+  /**
+   * A write that may have been applied is reported as such, never resent. A 5xx counts
+   * for a write that is not idempotent: a gateway may answer it after the API did the work.
+   */
   private final(p: Prepared, opts: CallOptions, err: ReplyInboxError): ReplyInboxError {
     if (p.endpoint.write && (err instanceof NetworkError || err instanceof TimeoutError) && err.sent === 'maybe') {
       return this.unknownOutcome(p, opts, err);
     }
+    if (p.endpoint.write && !p.endpoint.idempotent && err instanceof ApiError && err.status >= 500) return this.unknownOutcome(p, opts, err);
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) this.cache.forget('get_me ');
     return err;
   }
@@ -293,9 +322,10 @@ export class ReplyInboxClient {
     if (p.body !== undefined) headers['content-type'] = 'application/json';
     const started = Date.now();
     try {
-      const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal });
+      const maxBodyBytes = e.returns === 'binary' ? this.bodyLimits.binary : this.bodyLimits.json;
+      const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal, maxBodyBytes });
       const info = readRateInfo(res.headers);
-      const error = res.status >= 400 ? this.apiError(e, res, info) : undefined;
+      const error = res.tooLarge ? tooLargeError(e, res) : res.status >= 400 ? apiErrorOf(e, res, info) : undefined;
       this.log.debug(
         { endpoint: e.name, status: res.status, ms: Date.now() - started, bucket: info.bucket, remaining: info.remaining, code: error?.code },
         'request',
@@ -309,30 +339,6 @@ export class ReplyInboxClient {
     }
   }
 
-  private apiError(e: Endpoint, res: HttpResponse, info: RateInfo): ApiError {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(res.body.toString('utf8'));
-    } catch {
-      parsed = undefined;
-    }
-    const env = errorEnvelopeSchema.safeParse(parsed);
-    if (env.success) {
-      const x = env.data.error;
-      return new ApiError({
-        status: res.status,
-        code: x.code,
-        message: x.message,
-        endpoint: e.name,
-        param: x.param,
-        required_scope: x.required_scope,
-        retry_after: x.retry_after ?? info.retryAfter,
-      });
-    }
-    const code = res.status === 429 ? 'rate_limited' : res.status === 502 ? 'upstream_error' : res.status >= 500 ? 'internal_error' : `http_${res.status}`;
-    return new ApiError({ status: res.status, code, message: `${e.name} answered HTTP ${res.status} without an error body.`, endpoint: e.name, retry_after: info.retryAfter });
-  }
-
   private shape<T>(p: Prepared, res: HttpResponse, attempts: number): CallResult<T> {
     const e = p.endpoint;
     const base = { status: res.status, headers: res.headers, buckets: p.buckets, attempts, rateLimit: readRateInfo(res.headers) };
@@ -344,11 +350,11 @@ export class ReplyInboxClient {
     }
     let data: unknown;
     try {
-      data = res.body.length ? JSON.parse(res.body.toString('utf8')) : null;
+      data = res.body.length ? parseJson(res.body) : null;
     } catch {
       throw new ApiError({ status: res.status, code: 'invalid_response', message: `${e.name} answered with a body that is not JSON.`, endpoint: e.name, attempts });
     }
-    if (e.name === 'get_me') this.applyMe(data);
+    if (e.tellsLimits) this.applyMe(data);
     return { ...base, data: data as T };
   }
 }

@@ -39,7 +39,7 @@ interface ListEnvelope<T> {
  */
 export async function* paginate<T>(client: Caller, name: string, input: CallInput = {}, opts: PageOptions = {}): AsyncGenerator<T, void, undefined> {
   const e = ENDPOINT_BY_NAME.get(name);
-  if (!e || e.returns !== 'list') throw new ValidationError('invalid_request', name, `${name} is not a list endpoint.`, 'endpoint');
+  if (e?.returns !== 'list') throw new ValidationError('invalid_request', name, `${name} is not a list endpoint.`, 'endpoint');
   const maxItems = opts.maxItems ?? Number.POSITIVE_INFINITY;
   const maxPages = opts.maxPages ?? Number.POSITIVE_INFINITY;
   const { starting_after, ...rest } = (input.query ?? {}) as Record<string, unknown>;

@@ -1,23 +1,68 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isReplyInboxError } from '../client/index.js';
-import { redactSecrets } from '../log.js';
-import { InvalidResponseError } from './runtime/response-check.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { ApiError, BucketSpentError, OutcomeUnknownError, ReplyInboxError, ValidationError } from '../client/index.js';
+import type { Endpoint } from '../spec/index.js';
+
+/**
+ * The one error module of the MCP server. Every failure a tool call, a resource read or a
+ * prompt meets is a typed error (the client's, or one of the two below) and becomes the
+ * tool error envelope here, with one sentence on what to do next. Nothing else maps errors.
+ */
+
+/** Refused or failed in this server, not by the API, and said in the API's vocabulary (codes, status, param). */
+export class ToolError extends ReplyInboxError {
+  readonly kind = 'local' as const;
+  /** The HTTP status the API gives the same code (404 for not_found), or null when there is none. */
+  readonly status: number | null;
+  readonly param: string | undefined;
+  /** Overrides the next step the code would give. */
+  readonly next_step: string | undefined;
+
+  constructor(code: string, tool: string, message: string, opts: { status?: number | null; param?: string; next_step?: string } = {}) {
+    super(code, tool, message);
+    this.status = opts.status ?? null;
+    this.param = opts.param;
+    this.next_step = opts.next_step;
+  }
+}
+
+/** No such object, found by the server itself (e.g. a message id missing from the thread it read). */
+export function notFound(tool: string, message: string, param?: string): ToolError {
+  return new ToolError('not_found', tool, message, { status: 404, ...(param !== undefined ? { param } : {}) });
+}
+
+/**
+ * The API answered 2xx with a body that is not what the endpoint returns. A tool must not
+ * pass such a body on as a result (it would fail the tool's own output schema) nor crash
+ * on it; for a write, the change may still have happened.
+ */
+export class InvalidResponseError extends ToolError {
+  readonly write: boolean;
+  readonly idempotent: boolean;
+  readonly check: string | null;
+  constructor(e: Endpoint, where: string, check: string | null) {
+    super('invalid_response', e.name, `The API answered ${e.name} with a body that is not ${e.returns === 'list' ? `a list of ${e.resource}` : `a ${e.resource}`} (${where}).`);
+    this.write = e.write;
+    this.idempotent = e.idempotent;
+    this.check = check;
+  }
+}
 
 /** The tool that lists ids of each kind, for "what to do next" sentences. */
 const LISTED_BY: Record<string, string> = {
   lead_id: 'list_leads', lead_ids: 'list_leads', task_id: 'list_tasks', meeting_id: 'list_meetings', event_type_id: 'list_event_types',
-  template_id: 'list_templates', attachment_id: 'get_conversation', member_ids: 'list_members', member_id: 'list_members',
+  template_id: 'list_templates', attachment_id: 'get_conversation', message_id: 'get_conversation', member_ids: 'list_members', member_id: 'list_members',
   assignee_id: 'list_members', tag_ids: 'list_lead_tags', lead_tag_id: 'list_lead_tags', campaign_id: 'list_campaigns',
   folder_id: 'list_template_folders', workspace: 'list_workspaces', host_id: 'get_me', author_id: 'get_me',
 };
 
 export interface ToolErrorBody {
-  error: { code: string; message: string; status: number | null; param?: string; required_scope?: string; retry_after?: number };
+  error: { code: string; message: string; status: number | null; param?: string; required_scope?: string; retry_after?: number; bucket?: string; refill_at?: string };
   next_step: string;
 }
 
 /** One sentence on what to do next, by code. */
-export function nextStep(code: string, tool: string, e: { param?: string; required_scope?: string; retry_after?: number; check?: string }): string {
+export function nextStep(code: string, tool: string, e: { param?: string; required_scope?: string; retry_after?: number; check?: string; bucket?: string }): string {
   const p = e.param;
   const lister = p ? LISTED_BY[p] : undefined;
   switch (code) {
@@ -44,6 +89,10 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
     case 'test_keys_unsupported':
       return 'The server\'s API key cannot be used; a person must configure a valid live key (REPLY_INBOX_API_KEY). Retrying will not help.';
     case 'rate_limited':
+      if (e.bucket) {
+        return `Nothing was sent. The ${e.bucket} bucket refills in ${e.retry_after ?? 60} seconds: call ${tool} again then. Meanwhile, tools that do not spend the ${e.bucket} bucket still work.`;
+      }
+      return `The rate budget is spent for now; try again in ${e.retry_after ?? 60} seconds, and prefer filters over paging.`;
     case 'too_many_concurrent':
       return `The rate budget is spent for now; try again in ${e.retry_after ?? 60} seconds, and prefer filters over paging.`;
     case 'conflict':
@@ -54,8 +103,12 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
         : 'The service refused this valid request; read the message and change what it names.';
     case 'upstream_error':
       return 'The sending platform or calendar did not answer; try again in a minute.';
+    case 'response_too_large':
+      return 'The answer is too large to pass through this server; ask for less (a smaller limit, fewer expansions, one message), and open a large attachment in the Reply Inbox app.';
     case 'outcome_unknown':
       return e.check ?? 'Check whether the change happened before repeating it.';
+    case 'limiter_unavailable':
+      return `Nothing was sent: the server's shared rate limiter (Redis) is down. Try ${tool} again in a minute; an operator should check Redis.`;
     case 'network_error':
     case 'timeout':
       return 'The Reply Inbox API did not answer in time; try again shortly.';
@@ -66,33 +119,92 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
   }
 }
 
-export function errorBody(err: unknown, tool: string): ToolErrorBody {
-  if (err instanceof InvalidResponseError) {
-    const write = err.endpoint.write;
-    const next = !write
-      ? 'The service answered with something unexpected; try again in a minute, and report it if it persists.'
-      : err.endpoint.idempotent
-        ? `The change may have been applied; repeating ${tool} is harmless, or read the object again to check.`
-        : `The change may have been applied: do not repeat ${tool} blindly. ${err.check ?? ''}`.trim();
-    return { error: { code: err.code, message: err.message, status: null }, next_step: next };
+/** A body the API should not have sent: whether repeating the call is safe depends on what the call was. */
+function invalidResponseStep(err: InvalidResponseError, tool: string): string {
+  if (!err.write) return 'The service answered with something unexpected; try again in a minute, and report it if it persists.';
+  if (err.idempotent) return `The change may have been applied; repeating ${tool} is harmless, or read the object again to check.`;
+  return `The change may have been applied: do not repeat ${tool} blindly. ${err.check ?? ''}`.trim();
+}
+
+/** The status a typed error carries: the API's, the one it would give (validation), or none. */
+function statusOf(err: ReplyInboxError): number | null {
+  if (err instanceof ApiError || err instanceof ToolError) return err.status;
+  if (err instanceof ValidationError) return 400;
+  return null;
+}
+
+/** Anything thrown, as a typed error: what is not ours is an internal error, its message redacted. */
+export function typed(err: unknown, tool: string): ReplyInboxError {
+  if (err instanceof ReplyInboxError) return err;
+  return new ToolError('internal_error', tool, err instanceof Error ? err.message : String(err));
+}
+
+/** The tool error envelope of any failure. */
+export function errorBody(thrown: unknown, tool: string): ToolErrorBody {
+  const err = typed(thrown, tool);
+  const error: ToolErrorBody['error'] = { code: err.code, message: err.message, status: statusOf(err) };
+  if (err instanceof InvalidResponseError) return { error, next_step: invalidResponseStep(err, tool) };
+  if (err instanceof ApiError || err instanceof ValidationError || err instanceof ToolError) {
+    if (err.param !== undefined) error.param = err.param;
   }
-  if (isReplyInboxError(err)) {
-    const x = err as unknown as Record<string, unknown> & { code: string; message: string; kind: string };
-    const status = typeof x.status === 'number' ? x.status : x.kind === 'validation' ? 400 : null;
-    const error: ToolErrorBody['error'] = { code: x.code, message: x.message, status };
-    if (typeof x.param === 'string') error.param = x.param;
-    if (typeof x.required_scope === 'string') error.required_scope = x.required_scope;
-    if (typeof x.retry_after === 'number') error.retry_after = x.retry_after;
-    return { error, next_step: nextStep(x.code, tool, { ...error, check: typeof x.check === 'string' ? x.check : undefined }) };
+  if (err instanceof ApiError) {
+    if (err.required_scope !== undefined) error.required_scope = err.required_scope;
+    if (err.retry_after !== undefined) error.retry_after = err.retry_after;
   }
-  const message = redactSecrets(err instanceof Error ? err.message : String(err));
-  return { error: { code: 'internal_error', message, status: null }, next_step: nextStep('internal_error', tool, {}) };
+  if (err instanceof BucketSpentError) {
+    error.retry_after = err.retry_after;
+    error.bucket = err.bucket;
+    error.refill_at = err.refill_at;
+  }
+  const check = err instanceof OutcomeUnknownError ? err.check : undefined;
+  const next = err instanceof ToolError && err.next_step !== undefined ? err.next_step : nextStep(err.code, tool, { ...error, check });
+  return { error, next_step: next };
 }
 
 /** An error as a tool result the model can act on: isError, the JSON body, and the next step in words. */
-export function errorResult(body: ToolErrorBody): CallToolResult {
+export function errorResult(thrown: unknown, tool: string): CallToolResult {
+  const body = errorBody(thrown, tool);
   return {
     isError: true,
     content: [{ type: 'text', text: `${JSON.stringify({ error: body.error })}\n${body.next_step}` }],
   };
+}
+
+/** Failures worth a person's attention in the client's log: the API or what stands behind it failed, not the call. */
+const UPSTREAM_FAILURES = new Set(['upstream_error', 'internal_error', 'network_error', 'timeout', 'invalid_response']);
+
+export function isUpstreamFailure(code: string): boolean {
+  return UPSTREAM_FAILURES.has(code);
+}
+
+/** MCP's code for a resource that does not exist (spec: resources, error handling). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+/** Codes of a bad request from the client's side: the arguments or the URI need fixing. */
+const CLIENT_SIDE = new Set(['invalid_request', 'invalid_id', 'invalid_cursor', 'unsupported_filter', 'insufficient_scope', 'workspace_forbidden']);
+
+/** A failed read of a resource, prompt or completion as a JSON-RPC error: the envelope and the next step ride in data. */
+export function readError(err: unknown, what: string): McpError {
+  if (err instanceof McpError) return err;
+  const body = errorBody(err, what);
+  const code = body.error.code === 'not_found' ? RESOURCE_NOT_FOUND : CLIENT_SIDE.has(body.error.code) ? ErrorCode.InvalidParams : ErrorCode.InternalError;
+  return new McpError(code, `${body.error.code}: ${body.error.message} ${body.next_step}`, body);
+}
+
+/** A tool's arguments that fail its schema, in the API's error vocabulary, naming the argument. */
+export function argumentError(tool: { name: string; input: z.ZodObject; endpoint: Endpoint }, error: z.ZodError): ValidationError {
+  const issue = error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    const key = String(issue.keys[0]);
+    return new ValidationError('invalid_request', tool.name, `Unknown argument '${key}'. ${tool.name} takes: ${Object.keys(tool.input.shape).join(', ')}.`, key);
+  }
+  const param = issue.path.map(String).join('.') || undefined;
+  const top = String(issue.path[0] ?? '');
+  const kind = tool.endpoint.pathIds[top];
+  const pathId = kind !== undefined && kind !== 'workspace';
+  // As the API answers: a bad path id is a malformed id; in a body or filter, invalid_id is for
+  // an id of the wrong shape or kind, while a wrong type or count of ids is invalid_request.
+  const badShape = issue.code === 'invalid_format' || issue.code === 'custom';
+  const code = pathId || (/_ids?$/.test(top) && badShape) ? 'invalid_id' : 'invalid_request';
+  return new ValidationError(code, tool.name, `Argument '${param ?? '(arguments)'}': ${issue.message}.`, param);
 }

@@ -51,7 +51,7 @@ export function authenticate(store: Store, header: string | undefined, now: Date
   if (key.revoked) fail('key_revoked', 'This API key has been revoked. Create a new one.');
   if (key.expires_at && Date.parse(key.expires_at) <= now.getTime()) fail('key_expired', 'This API key has expired. Create a new one.');
   const owner = store.users.get(key.owner_id);
-  if (!owner || !owner.active) fail('owner_deactivated', "This key's owner has been deactivated.");
+  if (!owner?.active) fail('owner_deactivated', "This key's owner has been deactivated.");
   const permitted = rolePermits(owner.role);
   const scopes = new Set(key.scopes.filter((s) => permitted.has(s)));
   const withheld = key.scopes.filter((s) => !permitted.has(s));

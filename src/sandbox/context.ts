@@ -1,4 +1,4 @@
-import type { Endpoint } from '../spec/index.js';
+import type { Endpoint, SearchWindow } from '../spec/index.js';
 import type { Caller } from './auth.js';
 import type { FaultPlan } from './faults.js';
 import type { RateLimits } from './limits.js';
@@ -16,8 +16,12 @@ export interface Ctx {
   /** Path ids by placeholder name (lead_id, task_id, …), kind already checked. */
   readonly path: Readonly<Record<string, string>>;
   /** Query values parsed by the endpoint table's params (aliases folded). */
+  // biome-ignore lint/suspicious/noExplicitAny: values checked by the endpoint table; each handler reads its own
   readonly query: Readonly<Record<string, any>>;
+  // biome-ignore lint/suspicious/noExplicitAny: the body the table validated; each handler reads its own fields
   readonly body: any;
+  /** The from/to window the endpoint's table rule resolved (defaults applied, bounded); null when it has none. */
+  readonly window: SearchWindow | null;
   readonly cursors: Cursors;
   readonly faults: FaultPlan;
   /** The buckets this sandbox enforces, for GET /v1/me's rate_limits. */

@@ -42,7 +42,7 @@ function bindControl(store: Store): BoundControl {
   return out as BoundControl;
 }
 
-/** Start a sandbox: a faithful local Reply Inbox API v1 with seeded data (SANDBOX.md). */
+/** Start a sandbox: a faithful local Reply Inbox API v1 with seeded data (docs/sandbox.md). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const o = sandboxOptionsSchema.parse(options);
   // A large seed makes hundreds of thousands of long-lived records; a larger young

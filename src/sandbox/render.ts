@@ -62,7 +62,7 @@ function knownValue(name: string, i: RenderInput): string | null {
   switch (name) {
     case 'first_name': return lead.first_name;
     case 'last_name': return lead.last_name;
-    case 'full_name': return [lead.first_name, lead.last_name].filter((s) => s && s.trim()).join(' ') || null;
+    case 'full_name': return [lead.first_name, lead.last_name].filter((s) => s?.trim()).join(' ') || null;
     case 'company_name': return lead.company_name;
     case 'title': return lead.title;
     case 'email': return lead.email;
@@ -96,7 +96,7 @@ export function renderTemplate(i: RenderInput): Rendered {
   const resolved = new Set<string>();
   const unresolved = new Set<string>();
   const cache = new Map<string, string | null>();
-  const valueOf = (name: string): string | null => {
+  const valueFor = (name: string): string | null => {
     if (!cache.has(name)) {
       const raw = Object.hasOwn(i.overrides, name) ? i.overrides[name] : ai.has(name) ? null : knownValue(name, i);
       cache.set(name, raw !== undefined && raw !== null && raw.trim() !== '' ? raw : null);
@@ -105,7 +105,7 @@ export function renderTemplate(i: RenderInput): Rendered {
   };
   const fill = (text: string, html: boolean) =>
     text.replace(TOKEN, (literal, name: string) => {
-      const v = valueOf(name);
+      const v = valueFor(name);
       if (v === null) {
         unresolved.add(name);
         return literal;

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
+import { listenLoopback } from '../helpers/listen.js';
 
 /** The built MCP binary (test/global-setup.ts emits dist/ before any test file runs). */
 export const BIN = fileURLToPath(new URL('../../dist/src/cli/mcp.js', import.meta.url));
@@ -26,11 +26,11 @@ export interface McpSession {
 }
 
 /** Spawn the binary over stdio with the SDK's client, which also checks structuredContent against each outputSchema. */
-export async function startMcp(args: string[], env: Record<string, string> = {}): Promise<McpSession> {
+export async function startMcp(args: string[], env: Record<string, string> = {}, capabilities: ClientCapabilities = {}): Promise<McpSession> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env: cleanEnv(env), stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const client = new Client({ name: 'e2e-test', version: '0.0.0' });
+  const client = new Client({ name: 'e2e-test', version: '0.0.0' }, { capabilities });
   try {
     await client.connect(transport);
   } catch (e) {
@@ -104,7 +104,6 @@ export interface CountingProxy {
 export async function countingProxy(target: string): Promise<CountingProxy> {
   const upstream = new URL(target);
   const requests: string[] = [];
-  const sockets = new Set<Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     requests.push(`${req.method} ${req.url}`);
     const out = request(
@@ -117,22 +116,8 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
     out.on('error', () => res.destroy());
     req.pipe(out);
   });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
-  };
+  const listening = await listenLoopback(server);
+  return { url: listening.url, requests, close: listening.close };
 }
 
 export interface RunResult {
@@ -211,10 +196,10 @@ export interface RelayedMcp {
   close(): Promise<void>;
 }
 
-export async function startRelayedMcp(args: string[], key: string = SANDBOX_KEYS.admin): Promise<RelayedMcp> {
+export async function startRelayedMcp(args: string[], key: string = SANDBOX_KEYS.admin, capabilities: ClientCapabilities = {}): Promise<RelayedMcp> {
   const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
   const proxy = await countingProxy(sandbox.baseUrl);
-  const s = await startMcp(args, { REPLY_INBOX_API_KEY: key, REPLY_INBOX_BASE_URL: proxy.url });
+  const s = await startMcp(args, { REPLY_INBOX_API_KEY: key, REPLY_INBOX_BASE_URL: proxy.url }, capabilities);
   return {
     sandbox,
     proxy,

@@ -76,11 +76,14 @@ describe('Write answers: the id, what changed and effects verbatim, in at most 7
     const full = await call(s, 'set_meeting_outcome', { meeting_id: m2!.id, outcome: 'no_show', view: 'full' });
     expect(full.structuredContent).toHaveProperty('invitee');
   });
-  it('create_note: the agent\'s own text is not presented as outsider text', async () => {
+  it('create_task: the agent\'s own notes are not presented as outsider text, in either form', async () => {
     const lead = sandbox.store.leads.inGroup('acme')[0]!;
-    const r = await call(s, 'create_note', { lead_id: lead.id, body: 'Wants pricing in EUR', view: 'full' });
-    expect((r.structuredContent as { body: string }).body).toBe('Wants pricing in EUR');
-    expect(textOf(r)).not.toContain('<untrusted-');
+    const r = await call(s, 'create_task', { lead_id: lead.id, due_date: '2026-12-02', notes: 'Wants pricing in EUR', view: 'full' });
+    expect((r.structuredContent as { notes: string }).notes).toBe('Wants pricing in EUR');
+    expect(JSON.stringify(r.structuredContent)).not.toContain('<untrusted-');
+    const compact = await call(s, 'create_task', { lead_id: lead.id, due_date: '2026-12-03', notes: 'Second call' });
+    expect(textOf(compact)).toContain('notes="Second call"');
+    expect(bytes(textOf(compact))).toBeLessThanOrEqual(700);
   });
 });
 

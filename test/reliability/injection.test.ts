@@ -1,5 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STRUCTURED_NOTE } from '../../src/mcp/view/budget.js';
 import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import type { LeadRec, MeetingRec, MessageRec } from '../../src/sandbox/store/types.js';
@@ -28,6 +29,7 @@ const CANARY = {
   replySubject: 'PWNREPLYSUBJECT', replyPreview: 'PWNREPLYPREVIEW', from: 'PWNFROM', msgSubject: 'PWNMSGSUBJECT', body: 'PWNBODY',
   htmlBody: 'PWNHTMLBODY', file: 'PWNFILE', invitee: 'PWNINVITEE', guest: 'PWNGUEST', mtgName: 'PWNMTGNAME', mtgCompany: 'PWNMTGCOMPANY',
   custom: 'PWNCUSTOM', multi: 'PWNMULTI', utm: 'PWNUTM', email: 'PWNEMAIL', phone: 'PWNPHONE', note: 'PWNNOTE', task: 'PWNTASK',
+  domain: 'PWNDOMAIN', formKey: 'PWNFORMKEY', utmKey: 'PWNUTMKEY',
 } as const;
 
 let sandbox: Sandbox;
@@ -67,8 +69,10 @@ beforeAll(async () => {
     invitee: { name: hostile(CANARY.invitee), email: 'invitee@example.com', phone: hostile(CANARY.phone) },
     name: hostile(CANARY.mtgName), company_name: hostile(CANARY.mtgCompany),
     guests: [{ name: hostile(CANARY.guest), email: 'guest@example.com' }],
-    custom_fields: { 'What do you need?': hostile(CANARY.custom) },
-    utm_params: { utm_campaign: hostile(CANARY.utm) },
+    // The questions of a form and the names of tracking tags are the outsider's text as much as the answers.
+    custom_fields: { 'What do you need?': hostile(CANARY.custom), [hostile(CANARY.formKey)]: 'yes' },
+    utm_params: { utm_campaign: hostile(CANARY.utm), extra: { [hostile(CANARY.utmKey)]: 'x' } },
+    domain: hostile(CANARY.domain),
   });
   multiselect = store.meetings.inGroup('acme').find((m) => m.id !== meeting.id)!;
   multiselect.custom_fields = { 'Which products?': [hostile(CANARY.multi), 'Other'] };
@@ -105,13 +109,13 @@ async function resource(uri: string): Promise<string> {
  * response's own, opened and closed in pairs; the data note before the first fence; and
  * each expected canary shown, always inside a fence.
  */
-function expectContained(where: string, text: string, canaries: readonly string[]): void {
+function expectContained(where: string, text: string, canaries: readonly string[], dataNote: string = UNTRUSTED_NOTE): void {
   const hidden = INVISIBLE_OR_BIDI.exec(text);
   expect(hidden, `${where}: U+${hidden?.[0].codePointAt(0)?.toString(16)} survived at …${text.slice(Math.max(0, (hidden?.index ?? 0) - 80), (hidden?.index ?? 0) + 20)}`).toBeNull();
   // The data note names the fence as <untrusted-…>: it is ours, not a tag.
-  const note = text.indexOf(UNTRUSTED_NOTE);
+  const note = text.indexOf(dataNote);
   expect(note, `${where}: the data note`).toBeGreaterThanOrEqual(0);
-  const t = text.split(UNTRUSTED_NOTE).join(' '.repeat(UNTRUSTED_NOTE.length));
+  const t = text.split(dataNote).join(' '.repeat(dataNote.length));
   const tags = new Set([...t.matchAll(/<\s*\/?\s*(untrusted[^\s>]*)/gi)].map((m) => m[1]!));
   expect([...tags], `${where}: fence tags other than the response's own`).toHaveLength(1);
   const f = fencesOf(t);
@@ -168,8 +172,22 @@ describe('Prompt injection: replies, messages, senders, bodies and attachment na
 });
 
 describe('Prompt injection: a booking\'s invitee, guests, custom fields and tracking tags, and notes and tasks that quote an outsider, are fenced', () => {
-  const MEETING_FIELDS = [CANARY.invitee, CANARY.guest, CANARY.mtgName, CANARY.mtgCompany, CANARY.custom, CANARY.utm, CANARY.phone];
-  it('get_meeting', async () => expectContained('get_meeting', await text('get_meeting', { meeting_id: meeting.id }), MEETING_FIELDS));
+  const MEETING_FIELDS = [CANARY.invitee, CANARY.guest, CANARY.mtgName, CANARY.mtgCompany, CANARY.custom, CANARY.utm, CANARY.phone, CANARY.domain, CANARY.formKey, CANARY.utmKey];
+  it('get_meeting: the domain and the keys of custom_fields and utm_params (nested too) are fenced like the answers', async () => {
+    expectContained('get_meeting', await text('get_meeting', { meeting_id: meeting.id }), MEETING_FIELDS);
+  });
+  it('get_meeting structuredContent: the same fences, for hosts that show the model only that form', async () => {
+    const out = await s.call('get_meeting', { meeting_id: meeting.id });
+    if (out.kind !== 'ok') throw new Error(JSON.stringify(out));
+    expectContained('get_meeting structured', JSON.stringify(out.result.structuredContent), MEETING_FIELDS, STRUCTURED_NOTE);
+  });
+  it('list_leads structuredContent, compact and full: the lead\'s words fenced there too', async () => {
+    for (const args of [{ email: lead.email }, { email: lead.email, view: 'full' }]) {
+      const out = await s.call('list_leads', args);
+      if (out.kind !== 'ok') throw new Error(JSON.stringify(out));
+      expectContained(`list_leads structured ${JSON.stringify(args)}`, JSON.stringify(out.result.structuredContent), args.view ? LEAD_FIELDS : COMPACT_LEAD_FIELDS, STRUCTURED_NOTE);
+    }
+  });
   it('list_meetings', async () => {
     const since = new Date(Date.parse(meeting.booked_at!) - 1000).toISOString();
     expectContained('list_meetings', await text('list_meetings', { booked_since: since, limit: 200, view: 'full' }), MEETING_FIELDS);

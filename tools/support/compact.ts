@@ -42,7 +42,7 @@ function latestReply(l: Row): string | undefined {
 }
 
 /** The view argument of reads that have a compact view. */
-export const VIEW = { view: z.enum(['compact', 'full']).optional().describe('compact (default): the main fields, labelled. full: every field.') };
+export const VIEW = { view: z.enum(['compact', 'full']).optional().describe('Default compact.') };
 
 /**
  * Compact views, one per kind: the fields a decision needs, labelled, with what an outsider

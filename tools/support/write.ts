@@ -9,7 +9,7 @@ type Row = Record<string, unknown>;
 
 /** The argument that chooses a write's answer. */
 export const WRITE_VIEW = {
-  view: z.enum(['compact', 'full']).optional().describe('compact (default): id, fields set and effects. full: the whole record.'),
+  view: z.enum(['compact', 'full']).optional().describe('Default compact.'),
 };
 
 /**

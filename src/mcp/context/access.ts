@@ -1,7 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isId, isWorkspaceSlug } from '../../spec/index.js';
 import type { ApiCaller } from '../runtime/tool-context.js';
-import { errorBody } from '../errors.js';
 
 /** What resources, prompts and completions need of the server: the client and what GET /v1/me said. */
 export interface InboxAccess {
@@ -16,20 +15,6 @@ export interface InboxAccess {
   maxResultBytes?(): number;
   /** A read failed: tell the client's log when it is notable, follow a scope change. */
   failed(err: unknown, what: string): void;
-}
-
-/** MCP's code for a resource that does not exist (spec: resources, error handling). */
-export const RESOURCE_NOT_FOUND = -32002;
-
-/** Codes of a bad request from the client's side: the arguments or the URI need fixing. */
-const CLIENT_SIDE = new Set(['invalid_request', 'invalid_id', 'invalid_cursor', 'unsupported_filter', 'insufficient_scope', 'workspace_forbidden']);
-
-/** An API failure as a JSON-RPC error: the API's envelope and the next step ride in data. */
-export function readError(err: unknown, what: string): McpError {
-  if (err instanceof McpError) return err;
-  const body = errorBody(err, what);
-  const code = body.error.code === 'not_found' ? RESOURCE_NOT_FOUND : CLIENT_SIDE.has(body.error.code) ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-  return new McpError(code, `${body.error.code}: ${body.error.message} ${body.next_step}`, body);
 }
 
 export function hasScope(access: InboxAccess, scope: string): boolean {

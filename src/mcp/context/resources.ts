@@ -3,7 +3,8 @@ import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/typ
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { Logger } from 'pino';
 import { htmlToText } from '../../spec/index.js';
-import { type InboxAccess, hasScope, leadIdOf, readError, workspaceOr } from './access.js';
+import { readError } from '../errors.js';
+import { type InboxAccess, hasScope, leadIdOf, workspaceOr } from './access.js';
 import { completeLead, completeWorkspace } from './completions.js';
 import { runConversation } from '../view/conversation.js';
 import { Fence, UNTRUSTED_NOTE } from '../view/fence.js';
@@ -80,7 +81,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
       const lead = leadIdOf(one(vars.lead));
       const r = await access.api.call('get_lead', { path: { workspace: ws, lead_id: lead }, query: { expand: LEAD_EXPANSIONS }, signal: extra.signal });
       const fenced = fenceDeep(dropEmpty(r.data), new Fence());
-      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ note: UNTRUSTED_NOTE, lead: fenced }), budget()));
+      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ note: UNTRUSTED_NOTE, lead: fenced }), budget(), 'lead resource'));
     }),
   );
 
@@ -132,7 +133,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
     guarded('members resource', async (uri, vars, extra) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const list = await readPages(access.api, 'list_members', { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
-      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), budget()));
+      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), budget(), 'list resource'));
     }),
   );
 
@@ -146,7 +147,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
     guarded('lead tags resource', async (uri, vars, extra) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const list = await readPages(access.api, 'list_lead_tags', { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
-      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), budget()));
+      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), budget(), 'list resource'));
     }),
   );
 
@@ -157,7 +158,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
     async (uri, extra) => {
       try {
         const r = await access.api.call('get_capabilities', { signal: extra.signal });
-        return text(uri, JSON_TYPE, withinBudget(JSON.stringify(r.data), budget()));
+        return text(uri, JSON_TYPE, withinBudget(JSON.stringify(r.data), budget(), 'capabilities resource'));
       } catch (err) {
         access.failed(err, 'capabilities resource');
         throw readError(err, 'capabilities resource');

@@ -1,23 +1,8 @@
 import { z } from 'zod';
 import { checkHint } from '../../client/retry.js';
 import { type Endpoint, RESOURCES, effectsSchema, endpoint as endpointByName, listEnvelope } from '../../spec/index.js';
+import { InvalidResponseError } from '../errors.js';
 import type { ApiCaller } from './tool-context.js';
-
-/**
- * The API answered 2xx with a body that is not what the endpoint returns. A tool must not
- * pass such a body on as a result (it would fail the tool's own output schema) nor crash
- * on it; for a write, the change may still have happened.
- */
-export class InvalidResponseError extends Error {
-  readonly code = 'invalid_response';
-  constructor(
-    readonly endpoint: Endpoint,
-    readonly where: string,
-    readonly check: string | null,
-  ) {
-    super(`The API answered ${endpoint.name} with a body that is not ${endpoint.returns === 'list' ? `a list of ${endpoint.resource}` : `a ${endpoint.resource}`} (${where}).`);
-  }
-}
 
 const cache = new Map<string, z.ZodType>();
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type Endpoint, type Toolset, endpoint as endpointByName, idSchema, workspaceSchema } from '../../spec/index.js';
 import { MULTI_PAGE_ARGS, isMultiPage } from './multipage.js';
 import { PARAM_DOCS } from './param-docs.js';
+import type { ConfirmSpec } from '../confirm/confirm.js';
 
 /**
  * What a tool returns before result shaping: the data for structuredContent, as the API or
@@ -26,6 +27,7 @@ export interface ToolOutput {
 }
 
 /** A tool, declared as data. The registration loop does everything tools share. */
+// biome-ignore lint/suspicious/noExplicitAny: a tool's arguments are typed by its own spec; the registry holds any
 export interface ToolDef<A extends Record<string, unknown> = Record<string, any>> {
   readonly name: string;
   readonly endpoint: Endpoint;
@@ -41,6 +43,8 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
   /** A pageable list read: it takes max_items and all, and the server pages for it. */
   readonly multiPage: boolean;
   readonly run?: (ctx: import('./tool-context.js').ToolContext, args: A) => Promise<ToolOutput>;
+  /** A consequential write: the person confirms it first when the client can ask (--confirm). */
+  readonly confirm?: ConfirmSpec<A>;
 }
 
 export interface ToolSpec<A extends Record<string, unknown>> {
@@ -56,9 +60,11 @@ export interface ToolSpec<A extends Record<string, unknown>> {
   /** Argument schema overrides (e.g. a narrower type for a model). */
   override?: z.ZodRawShape;
   run?: ToolDef<A>['run'];
+  confirm?: ConfirmSpec<A>;
 }
 
 /** Build the strict input schema from the endpoint table: path ids, query params, body fields. */
+// biome-ignore lint/suspicious/noExplicitAny: only the docs of the spec are read, whatever its arguments
 export function inputSchemaFor(e: Endpoint, spec: Pick<ToolSpec<any>, 'docs' | 'extra' | 'override'>): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   const doc = (name: string) => spec.docs?.[name] ?? PARAM_DOCS[name];
@@ -78,6 +84,7 @@ export function inputSchemaFor(e: Endpoint, spec: Pick<ToolSpec<any>, 'docs' | '
   return z.strictObject(shape);
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: as for ToolDef
 export function defineTool<A extends Record<string, unknown> = Record<string, any>>(spec: ToolSpec<A>): ToolDef<A> {
   const e = endpointByName(spec.endpoint);
   if (!e.toolset) throw new Error(`${spec.endpoint} is not a tool endpoint`);
@@ -95,5 +102,6 @@ export function defineTool<A extends Record<string, unknown> = Record<string, an
     extraArgs: Object.keys(extra),
     multiPage,
     run: spec.run,
+    confirm: spec.confirm,
   };
 }

@@ -1,3 +1,4 @@
+import { ToolError } from '../errors.js';
 import type { ToolOutput } from '../runtime/tool.js';
 import type { Fence } from './fence.js';
 import { type FenceState, fenceDeep, textOf } from './shape.js';
@@ -26,15 +27,11 @@ export interface Presented {
 export const byteLength = (s: string) => Buffer.byteLength(s, 'utf8');
 const sizeOf = (p: Presented, textOnly = false) => (textOnly ? byteLength(p.text) : Math.max(byteLength(p.text), byteLength(JSON.stringify(p.structured))));
 
-/** A result over the budget with no list to cut: the call must ask for less. */
-export class ResultTooLargeError extends Error {
-  readonly code = 'result_too_large';
-  constructor(
-    readonly bytes: number,
-    readonly budget: number,
-  ) {
-    super(`The result is ${bytes} bytes, over this server's result budget of ${budget} bytes (--max-result-bytes), and has no list to cut at an item.`);
-  }
+/** A result over the budget with no list to cut (or one item over it alone): the call must ask for less. */
+export function resultTooLarge(tool: string, bytes: number, budget: number): ToolError {
+  return new ToolError('result_too_large', tool, `The result is ${bytes} bytes, over this server's result budget of ${budget} bytes (--max-result-bytes), with no list to cut at an item.`, {
+    next_step: 'Ask for less in one call: the compact view (no view or fields), fewer fields, a smaller limit or max_items, or fewer expansions.',
+  });
 }
 
 /** Structured data with outsider text fenced (with the standing note when any was), and the text. */
@@ -73,7 +70,7 @@ export async function fitResult(out: ToolOutput, o: FitOptions): Promise<Present
   if (size(whole) <= o.budget) return whole;
   const key = out.items?.key ?? 'data';
   const list = out.structured[key];
-  if (!Array.isArray(list) || list.length === 0) throw new ResultTooLargeError(size(whole), o.budget);
+  if (!Array.isArray(list) || list.length === 0) throw resultTooLarge(o.tool, size(whole), o.budget);
   const tail = out.items?.keep === 'tail';
   const cut = (k: number): Row => ({ ...out.structured, [key]: tail ? list.slice(list.length - k) : list.slice(0, k) });
   const fits = (k: number) => size(present(out, cut(k), o.fence, o.own)) <= o.budget - NOTE_ROOM;
@@ -85,7 +82,7 @@ export async function fitResult(out: ToolOutput, o: FitOptions): Promise<Present
     if (fits(mid)) lo = mid;
     else hi = mid - 1;
   }
-  if (!fits(lo)) throw new ResultTooLargeError(size(whole), o.budget);
+  if (!fits(lo)) throw resultTooLarge(o.tool, size(whole), o.budget);
   const leftOut = list.length - lo;
   const rest = await o.rest(lo, list.length);
   const cursor = typeof rest?.cursor === 'string' ? rest.cursor : null;
@@ -104,8 +101,8 @@ export async function fitResult(out: ToolOutput, o: FitOptions): Promise<Present
 }
 
 /** A resource body that has no list to cut must fit whole, or the read is refused with the reason. */
-export function withinBudget(body: string, budget: number): string {
+export function withinBudget(body: string, budget: number, what: string): string {
   const bytes = byteLength(body);
-  if (bytes > budget) throw new ResultTooLargeError(bytes, budget);
+  if (bytes > budget) throw resultTooLarge(what, bytes, budget);
   return body;
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { htmlToText } from '../../spec/index.js';
+import { notFound } from '../errors.js';
 import type { ToolContext } from '../runtime/tool-context.js';
 import { type Fence, UNTRUSTED_NOTE } from './fence.js';
 import type { ToolOutput } from '../runtime/tool.js';
@@ -71,8 +72,7 @@ export async function runConversation(ctx: ToolContext, raw: Record<string, unkn
   if (single) {
     messages = messages.filter((m) => m.id === args.message_id);
     if (messages.length === 0) {
-      const err = Object.assign(new Error(`No message ${args.message_id} among this lead's newest 200 messages.`), { code: 'not_found' });
-      throw err;
+      throw notFound('get_conversation', `No message ${args.message_id} among this lead's newest 200 messages.`, 'message_id');
     }
   }
   const cap = single ? Number.POSITIVE_INFINITY : (args.max_body_chars ?? DEFAULT_BODY_CHARS);

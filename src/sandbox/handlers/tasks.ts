@@ -28,7 +28,7 @@ function checkAssignee(ctx: Ctx, userId: string): void {
   const ws = wsOf(ctx).id;
   const m = ctx.store.memberOfUser(ws, userId);
   const active = ctx.store.users.get(userId)?.active === true;
-  if (!m || !m.assignable || !active) {
+  if (!m?.assignable || !active) {
     fail('unprocessable', `${userId} is not an assignable member of workspace ${ws}; list members with assignable=true.`, { param: 'assignee_id' });
   }
 }

@@ -24,7 +24,9 @@ const LEAD_TAGS: Record<string, string[]> = {
 export function seedCampaigns(store: Store, rng: Rng): void {
   const anchorDay = day(store.anchor);
   for (const [ws, names] of Object.entries(CAMPAIGN_TAGS)) {
-    names.forEach((name, i) => store.campaignTags.add({ id: `ctg_${ws}${i + 1}${rng.token(6)}`, workspace: ws, name }));
+    names.forEach((name, i) => {
+      store.campaignTags.add({ id: `ctg_${ws}${i + 1}${rng.token(6)}`, workspace: ws, name });
+    });
   }
   for (const [ws, list] of [['acme', ACME_CAMPAIGNS], ['globex', GLOBEX_CAMPAIGNS]] as const) {
     const tags = store.campaignTags.inGroup(ws);
@@ -47,6 +49,8 @@ export function seedCampaigns(store: Store, rng: Rng): void {
     });
   }
   for (const [ws, names] of Object.entries(LEAD_TAGS)) {
-    names.forEach((name, i) => store.leadTags.add({ id: `ltg_${rng.token(8)}_${ws}`, workspace: ws, name, order_index: i }));
+    names.forEach((name, i) => {
+      store.leadTags.add({ id: `ltg_${rng.token(8)}_${ws}`, workspace: ws, name, order_index: i });
+    });
   }
 }

@@ -139,7 +139,9 @@ function manyThreads(b: Builder, replies: ReplyRec[]): void {
     b.campaignSend(sendAt, t, t);
     if (t < THREADS - replies.length && t % 2 === 0) b.inbound(sendAt + 5 * HOUR, t, ['Noted, thanks.'], null);
   }
-  replies.forEach((reply, i) => b.inbound(ms(reply.received_at), THREADS - replies.length + i, b.replyBody(reply, i === replies.length - 1), reply));
+  replies.forEach((reply, i) => {
+    b.inbound(ms(reply.received_at), THREADS - replies.length + i, b.replyBody(reply, i === replies.length - 1), reply);
+  });
 }
 
 /** One long thread of more than 200 messages before the indexed replies. */
@@ -152,7 +154,9 @@ function longThread(b: Builder, replies: ReplyRec[]): void {
     if (i % 2 === 0) b.inbound(at, 0, [`Point ${i / 2 + 1} from our side: can you clarify the contract terms?`], null);
     else b.repReply(at, 0);
   }
-  replies.forEach((reply, i) => b.inbound(ms(reply.received_at), 0, b.replyBody(reply, i === replies.length - 1), reply));
+  replies.forEach((reply, i) => {
+    b.inbound(ms(reply.received_at), 0, b.replyBody(reply, i === replies.length - 1), reply);
+  });
 }
 
 /** Installs the lazy generator; the part's Rng is unused because each lead derives its own. */

@@ -48,7 +48,9 @@ function sequenceSteps(store: Store, ws: string): SeqStep[] {
   const steps: SeqStep[] = [];
   for (const s of store.sequences.inGroup(ws)) {
     if (s.deleted) continue;
-    s.steps.forEach((st, i) => steps.push({ id: s.id, name: s.name, step_index: i, type: st.type, title: st.title ?? `${st.type} step ${i + 1}` }));
+    s.steps.forEach((st, i) => {
+      steps.push({ id: s.id, name: s.name, step_index: i, type: st.type, title: st.title ?? `${st.type} step ${i + 1}` });
+    });
   }
   if (steps.length) return steps;
   const fallback = [['email', 'Send the case study'], ['call', 'Call to follow up'], ['linkedin', 'Connect on LinkedIn'], ['custom', 'Check the website for news']];

@@ -1,0 +1,27 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { ToolError } from '../errors.js';
+import type { ApiCaller } from '../runtime/tool-context.js';
+import type { ToolDef } from '../runtime/tool.js';
+import { type ConfirmMode, asksFirst, declined, questionFor } from './confirm.js';
+
+/** A person may take their time; the SDK's default of 60 s would answer for them. */
+const ANSWER_WITHIN_MS = 10 * 60_000;
+
+/**
+ * Ask the person at the client (elicitation) before a consequential write. Returns null when
+ * the write may go ahead: accepted, not consequential under `mode`, or a client that cannot
+ * ask (it behaves as before). Otherwise the tool's answer: nothing was sent.
+ */
+export async function confirmWrite(
+  server: Server,
+  o: { mode: ConfirmMode; tool: ToolDef; args: Record<string, unknown>; api: ApiCaller; workspace: string | null; signal: AbortSignal },
+): Promise<ToolError | null> {
+  if (!server.getClientCapabilities()?.elicitation?.form || !asksFirst(o.mode, o.tool, o.args)) return null;
+  const message = await questionFor(o.api, o.tool, o.args, o.workspace, o.signal);
+  try {
+    const answer = await server.elicitInput({ mode: 'form', message, requestedSchema: { type: 'object', properties: {} } }, { signal: o.signal, timeout: ANSWER_WITHIN_MS });
+    return answer.action === 'accept' ? null : declined(o.tool.name, answer.action);
+  } catch (err) {
+    return declined(o.tool.name, 'failed', (err as Error).message);
+  }
+}
