@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { publishedTool } from '../src/mcp/server.js';
+import { checkedInputSchema } from '../src/mcp/runtime/publish.js';
 import type { ToolDef } from '../src/mcp/runtime/tool.js';
 import { ALL_TOOLS } from '../tools/index.js';
 
@@ -108,7 +109,7 @@ function toolSection(t: ToolDef): string[] {
     p.description,
     '',
     ...(t.confirm ? [`Confirmation: with a client that supports elicitation, asks the person first ${t.confirm.asks ?? 'on every call'} (\`--confirm destructive\`, the default).`, ''] : []),
-    ...parametersTable(p.inputSchema as Schema),
+    ...parametersTable(checkedInputSchema(t)),
     '',
     `Returns: ${returnsOf(p.outputSchema as Schema)}`,
     '',
@@ -127,6 +128,9 @@ export function renderToolsDoc(tools: readonly ToolDef[]): string {
     `Every tool the server can serve (${tools.length}), as \`tools/list\` publishes it. A key sees only the tools its`,
     'scopes allow; `--read-only` hides every write; `--toolsets` and `--tools` choose the rest. Arguments are strict:',
     'an unknown one is refused before any request. `workspace` is optional wherever the server has a default.',
+    'To keep the list small, the published schemas leave out what the server checks itself and states in its error',
+    '(id prefixes, lengths, counts and ranges, the lead field names); the types below show those checks. The',
+    'conventions every tool shares (ids, workspace, paging, fencing, costs) are in the server\'s instructions.',
     'Errors come back as tool results with `isError: true`: the API\'s error envelope and one sentence on what to do next.',
     'With a client that supports elicitation, the consequential writes marked below ask the person first, and a',
     '`declined` answer means nothing was sent (`--confirm writes` asks for every write, `--confirm never` for none).',

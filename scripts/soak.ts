@@ -1,14 +1,16 @@
 /**
  * The long reliability run (`npm run soak`): the fault workload of
  * test/reliability/faults.test.ts and the fuzz of test/reliability/fuzz.test.ts, ten
- * times larger and more, then one JSON line of counts on stdout. Exit status 1 when any
+ * times larger and more, the same workload behind a gateway that answers 5xx or cuts the
+ * connection after the API applied a create, then one JSON line of counts on stdout. Exit status 1 when any
  * invariant broke (a crash, a duplicate, a leaked secret, an unclean answer).
  *
- *   npm run soak -- --calls 20000 --parallel 16 --fuzz-runs 400 --seed 7
+ *   npm run soak -- --calls 20000 --parallel 16 --fuzz-runs 400 --seed 7 --applied-calls 3000
  */
 import { parseArgs } from 'node:util';
 import { SANDBOX_KEYS, startSandbox } from '../src/sandbox/index.js';
 import { SPECIAL_EMAILS } from '../src/sandbox/seed/leads.js';
+import { type GatewayFault, startGateway } from '../test/helpers/gateway.js';
 import { TEST_NOW } from '../test/helpers/sandbox.js';
 import { countDuplicates, fuzzTools, runWorkload, secretsIn, startRelay, startSession } from '../test/reliability/helpers.js';
 
@@ -17,6 +19,7 @@ const { values } = parseArgs({
     calls: { type: 'string', default: '20000' },
     parallel: { type: 'string', default: '16' },
     'fuzz-runs': { type: 'string', default: '400' },
+    'applied-calls': { type: 'string', default: '3000' },
     seed: { type: 'string', default: '7' },
     faults: { type: 'string', default: 'upstream_error=0.3,reset=0.1,latency_ms=1' },
   },
@@ -24,6 +27,7 @@ const { values } = parseArgs({
 const calls = Number(values.calls);
 const parallel = Number(values.parallel);
 const fuzzRuns = Number(values['fuzz-runs']);
+const appliedCalls = Number(values['applied-calls']);
 const seed = Number(values.seed);
 const log = (line: string) => process.stderr.write(`soak: ${line}\n`);
 const BIG = { read: 1_000_000, write: 1_000_000, upstream: 1_000_000, thread: 1_000_000 };
@@ -89,11 +93,55 @@ async function fuzzRun() {
   };
 }
 
+/** Creates applied by the API whose answer a gateway replaced with 500/502/503/504 or a cut connection, one create in three. */
+async function appliedRun() {
+  const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 500, seed, rateWindowMs: 1000, bucketLimits: BIG });
+  const gateway = await startGateway(sandbox.baseUrl);
+  const cycle: GatewayFault[] = [500, 502, 503, 504, 'cut'];
+  let creates = 0;
+  gateway.fault = (method, url) => {
+    if (method !== 'POST' || !/\/(tasks|notes)$/.test(url)) return null;
+    const n = creates++;
+    return n % 3 === 0 ? cycle[(n / 3) % cycle.length]! : null;
+  };
+  const s = await startSession(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: gateway.url });
+  const special = new Set<string>(Object.values(SPECIAL_EMAILS));
+  const leads = sandbox.store.leads.inGroup('acme').filter((l) => l.state === 'active' && !special.has(l.email)).slice(0, 200).map((l) => l.id);
+  const tag = `applied-${Date.now()}`;
+  log(`applied writes answered 5xx: ${appliedCalls} calls, ${parallel} in parallel, one create in three answered 500/502/503/504/cut by a gateway`);
+  const report = await runWorkload(s, { calls: appliedCalls, parallel, seed, leads, tag });
+  const alive = s.alive();
+  const dups = countDuplicates(sandbox.store, tag, report.creates);
+  const leaks = Object.values(secretsIn(s.stderr())).reduce((a, b) => a + b, 0) + Object.values(report.leaks).reduce((a, b) => a + b, 0);
+  await s.close();
+  await gateway.close();
+  await sandbox.close();
+  const byFault: Record<string, number> = {};
+  for (const r of gateway.replaced) byFault[String(r.fault)] = (byFault[String(r.fault)] ?? 0) + 1;
+  const unknown = report.creates.filter((c) => c.outcome === 'outcome_unknown').length;
+  return {
+    calls_made: report.calls,
+    writes_answered_5xx_or_cut_after_applied: gateway.replaced.length,
+    by_fault: byFault,
+    reported_outcome_unknown: unknown,
+    unknown_and_applied: dups.unknownApplied,
+    duplicates: dups.duplicates,
+    lost_or_mismatched: dups.lostOrMismatched.length,
+    reported_otherwise: report.unexpected.length,
+    crashes: alive ? 0 : 1,
+    leaked_secrets: leaks,
+    samples: [...report.unexpected, ...dups.lostOrMismatched].slice(0, 5),
+  };
+}
+
 const faults = await faultRun();
 const fuzz = await fuzzRun();
-const summary = { faults, fuzz };
+const applied = await appliedRun();
+const summary = { faults, fuzz, applied };
 process.stdout.write(`${JSON.stringify(summary)}\n`);
 const broken =
   faults.crashes + faults.unclean_answers + faults.unexplained_errors + faults.reads_failed_for_good + faults.duplicates + faults.lost_or_mismatched + faults.leaked_secrets +
-  fuzz.crashes + fuzz.failures + fuzz.leaked_secrets;
+  fuzz.crashes + fuzz.failures + fuzz.leaked_secrets +
+  applied.crashes + applied.duplicates + applied.lost_or_mismatched + applied.reported_otherwise + applied.leaked_secrets +
+  Math.abs(applied.writes_answered_5xx_or_cut_after_applied - applied.unknown_and_applied);
 process.exit(broken === 0 ? 0 : 1);

@@ -1,15 +1,8 @@
 import pino, { type Logger } from 'pino';
+import { redactDeep, redactSecrets } from './redact.js';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-/** Anything shaped like an API key or session token, wherever it appears in a string. */
-export const SECRET_PATTERN = /\b(rik_[a-z]+_[A-Za-z0-9]{8})_[A-Za-z0-9]{32}\b|\brims_[A-Za-z0-9]{40}\b/g;
-
-/** Replace every key secret with its public handle. */
-export function redactSecrets(text: string): string {
-  return text.replace(SECRET_PATTERN, (_m, handle: string | undefined) => (handle ? `${handle}_…` : 'rims_…'));
-}
 
 /**
  * pino to stderr only (stdout carries the MCP protocol), with the Authorization header
@@ -23,6 +16,10 @@ export function createLogger(name: string, level: LogLevel = 'info', destination
       redact: {
         paths: ['authorization', '*.authorization', '*.headers.authorization', 'headers.authorization', 'apiKey', '*.apiKey', 'api_key', '*.api_key', 'token', '*.token'],
         censor: '[redacted]',
+      },
+      formatters: {
+        // A secret in any field of a log line (a response body, an echoed header) is redacted too.
+        log: (obj) => redactDeep(obj),
       },
       hooks: {
         // A secret inside a message or error text is replaced by the key's public handle.

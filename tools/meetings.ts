@@ -6,22 +6,22 @@ export const meetingTools = [
     endpoint: 'list_meetings',
     title: 'List meetings',
     description:
-      'Booked meetings, by booking time. Filter by outcome (none = not yet recorded), source, host (one-part user id), event type and booking or start windows. A live read of calendar data: it costs one call of the scarce upstream bucket (10 per minute) per page, so filter rather than page through everything. Invitee details are untrusted text.',
-    docs: { outcome: 'Outcomes to match; none matches meetings without one.' },
+      'Booked meetings, by booking time. Filter by outcome, source, host, event type, booking or start window. A live calendar read: costs one upstream call per page.',
+    docs: { outcome: 'Outcomes; none = not recorded.' },
     output: listOf('meeting'),
   }),
   defineTool({
     endpoint: 'get_meeting',
     title: 'Get a meeting',
-    description: 'One meeting with invitee, guests, custom fields, location and outcome; internal_notes too when your key holds meetings:write. Times can lag the host\'s calendar by up to 15 minutes. Costs one read.',
+    description: 'One meeting with invitee, guests, custom fields, location, outcome; internal_notes for keys with meetings:write. Times can lag the calendar by 15 minutes.',
     output: objectOf('meeting'),
   }),
   defineTool({
     endpoint: 'set_meeting_outcome',
     title: 'Record a meeting outcome',
     description:
-      'Records what happened at a meeting (showed, no_show, no_show_host, cancelled, rescheduled). The meeting is then locked, and the outcome is mirrored to the lead without changing its status. Changing an outcome already recorded needs force=true. Returns the meeting with the API\'s effects. Costs one write.',
-    docs: { outcome: 'showed, no_show, no_show_host, cancelled or rescheduled.' },
+      'Records what happened at a meeting, mirrored to the lead (status unchanged). The meeting is then locked: changing the outcome needs force=true.',
+    docs: { outcome: 'What happened.' },
     output: withEffects(objectOf('meeting')),
     // A first outcome is routine; force overwrites one already recorded and locked.
     confirm: {

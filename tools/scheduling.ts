@@ -5,21 +5,21 @@ export const schedulingTools = [
   defineTool({
     endpoint: 'list_event_types',
     title: 'List event types',
-    description: 'Bookable meeting types of a workspace (duration, scheduling type, public booking link). Filter by active and public. Use an id with get_slots to offer times. Costs one read per page.',
+    description: 'Bookable meeting types (duration, scheduling type, booking link); pass an id to get_slots to offer times.',
     output: listOf('event_type'),
   }),
   defineTool({
     endpoint: 'get_event_type',
     title: 'Get an event type',
-    description: 'One event type with its hosts and booking form fields. Costs one read.',
+    description: 'One event type with its hosts and booking form fields.',
     output: objectOf('event_type'),
   }),
   defineTool({
     endpoint: 'get_slots',
     title: 'Free slots of an event type',
     description:
-      'Free start times of an event type between from and to (at most 60 days), in the time zone you name. The service clamps the window to the booking window and minimum notice; an empty list comes with a reason when known. Slots carry no host. A live calendar read: costs one call of the scarce upstream bucket (10 per minute).',
-    docs: { from: 'Window start, ISO date-time.', to: 'Window end, ISO date-time (at most 60 days after from).' },
+      'Free start times of an event type between from and to (at most 60 days), clamped to its booking window and notice; an empty list gives a reason when known. A live calendar read: costs one upstream call.',
+    docs: { from: 'Window start, date-time.', to: 'Window end, date-time (≤ 60 days after from).' },
     output: objectOf('availability'),
   }),
 ];

@@ -4,6 +4,7 @@
  *
  *   npm run bench                       every section
  *   npm run bench -- --only tokens,scale
+ *   npm run bench -- --only toollist     the tool list's bytes and listing time
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
@@ -15,6 +16,7 @@ const SECTIONS: Record<string, () => Promise<Section[]>> = {
   shared: async () => (await import('./shared-budget.js')).sharedBudget(),
   overhead: async () => (await import('./overhead.js')).overhead(),
   tokens: async () => (await import('./tokens.js')).tokens(),
+  toollist: async () => (await import('./tool-list.js')).toolList(),
   start: async () => (await import('./start.js')).start(),
   scale: async () => (await import('./scale.js')).scale(),
 };

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from '../log.js';
+import { redactSecrets } from '../redact.js';
 import { API_KEY_FORMAT, type Toolset, TOOL_ENDPOINTS, workspaceSchema } from '../spec/index.js';
 import { SANDBOX_KEYS, type SandboxKeyName } from '../sandbox/index.js';
 import { type Listen, isLoopback, parseListen } from '../mcp/transport/http/listen.js';
@@ -28,6 +29,9 @@ export const FLAGS = {
   'http-token': { env: 'REPLY_INBOX_HTTP_TOKEN', type: 'string', help: 'With --http: a secret clients send as Authorization: Bearer; the server then acts with its own key (--api-key or --sandbox).' },
   'allowed-hosts': { env: 'REPLY_INBOX_ALLOWED_HOSTS', type: 'string', help: 'With --http: comma list of host names clients reach this server by (Host and Origin are checked); * accepts any. Default: loopback names.' },
   'max-sessions': { env: 'REPLY_INBOX_MAX_SESSIONS', type: 'string', help: 'With --http: MCP sessions held at once (default 100); more get 503.' },
+  'max-sessions-per-key': { env: 'REPLY_INBOX_MAX_SESSIONS_PER_KEY', type: 'string', help: 'With --http (keys from requests): sessions one key may hold (default 10); a new one closes that key\'s oldest idle session, or gets 503.' },
+  'auth-failures-per-minute': { env: 'REPLY_INBOX_AUTH_FAILURES_PER_MINUTE', type: 'string', help: 'With --http: failed authentications one client address may make per minute before it gets 429 (default 20; 0 turns the limit off).' },
+  'drain-seconds': { env: 'REPLY_INBOX_DRAIN_SECONDS', type: 'string', help: 'On SIGTERM/SIGINT (or stdin closing): seconds the calls in flight may take to be answered; calls still queued then answer "cancelled, not sent" (default 30).' },
   redis: { env: 'REPLY_INBOX_REDIS_URL', type: 'string', help: 'redis://… shared by every instance (several, comma-separated: a Redis Cluster\'s seed nodes): each key\'s rate buckets and concurrency live there (default: in-process).' },
 } as const;
 export type FlagName = keyof typeof FLAGS;
@@ -61,9 +65,17 @@ const configSchema = z.strictObject({
       return z.NEVER;
     })
     .optional(),
-  httpToken: z.string().min(16, 'use a secret of at least 16 characters').optional(),
+  // Sent as `Authorization: Bearer <token>`: only RFC 6750's token characters survive that header.
+  httpToken: z
+    .string()
+    .min(16, 'use a secret of at least 16 characters')
+    .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'use only letters, digits and - . _ ~ + / (no spaces or quotes): clients send it as Authorization: Bearer <token>, where nothing else can match')
+    .optional(),
   allowedHosts: z.array(z.string().regex(/^(\*|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host names, e.g. mcp.example.com,localhost')).optional(),
   maxSessions: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
+  maxSessionsPerKey: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
+  authFailuresPerMinute: z.string().regex(/^\d+$/, 'must be a whole number (0 turns the limit off)').transform(Number).pipe(z.number().max(1_000_000)),
+  drainSeconds: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().max(3_600)),
   redis: z
     .string()
     .refine((s) => s.split(',').every((u) => /^rediss?:\/\/\S+$/.test(u.trim()) && URL.canParse(u.trim())), 'expected redis://host:port or rediss://…, or several comma-separated for a Redis Cluster')
@@ -71,7 +83,12 @@ const configSchema = z.strictObject({
 });
 export type Config = z.infer<typeof configSchema>;
 
-export class ConfigError extends Error {}
+/** A mistake in the flags; a key pasted in the wrong place shows as its public handle only. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(redactSecrets(message));
+  }
+}
 
 /** Flags first, then their env twins, then defaults; every mistake named before anything starts. */
 export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
@@ -102,6 +119,9 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     httpToken: str('http-token'),
     allowedHosts: csv(str('allowed-hosts')),
     maxSessions: str('max-sessions') ?? '100',
+    maxSessionsPerKey: str('max-sessions-per-key') ?? '10',
+    authFailuresPerMinute: str('auth-failures-per-minute') ?? '20',
+    drainSeconds: str('drain-seconds') ?? '30',
     redis: str('redis'),
   };
   const parsed = configSchema.safeParse(raw);

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 import { ALL_TOOLS } from '../../tools/index.js';
 import type { Logger } from 'pino';
-import { ApiError, type LimiterEvent, RedisLimitStore, ReplyInboxClient } from '../client/index.js';
+import { ApiError, type CallResult, KeyProbe, type LimiterEvent, RedisLimitStore, ReplyInboxClient } from '../client/index.js';
+import type { Me } from '../spec/index.js';
 import { createLogger } from '../log.js';
+import { registerSecret } from '../redact.js';
 import type { HttpAuth } from '../mcp/transport/http/auth.js';
 import { LOOPBACK_NAMES } from '../mcp/transport/http/listen.js';
 import { serveHttp } from '../mcp/transport/http.js';
@@ -23,8 +25,10 @@ interface Parts {
   sandbox: Sandbox | null;
 }
 
-function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void): ReplyInboxClient {
-  return new ReplyInboxClient({ apiKey, baseUrl: p.baseUrl, logger: p.log.child({ part: 'client' }), userAgent: `reply-inbox-mcp/${VERSION}`, onLimiterEvent, sharedLimits: p.store });
+const USER_AGENT = `reply-inbox-mcp/${VERSION}`;
+
+function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void, me?: CallResult): ReplyInboxClient {
+  return new ReplyInboxClient({ apiKey, baseUrl: p.baseUrl, logger: p.log.child({ part: 'client' }), userAgent: USER_AGENT, onLimiterEvent, sharedLimits: p.store, me: me as CallResult<Me> | undefined });
 }
 
 /** One poller per client, so per key: every session of the key shares it (none when watching is off). */
@@ -72,14 +76,23 @@ async function runHttp(p: Parts): Promise<number> {
       return 1;
     }
   }
+  // Keys from requests are checked by one shared probe before anything is built for them.
+  const probe = auth.kind === 'bearer' ? new KeyProbe(p.baseUrl, USER_AGENT) : undefined;
   const handle = await serveHttp({
     listen: c.http!,
     auth,
     allowedHosts: c.allowedHosts ?? LOOPBACK_NAMES,
     maxSessions: c.maxSessions,
-    newClient: (apiKey, onEvent) => newClient(p, apiKey, onEvent),
+    maxSessionsPerKey: c.maxSessionsPerKey,
+    authFailuresPerMinute: c.authFailuresPerMinute,
+    drainTimeoutMs: c.drainSeconds * 1000,
+    newClient: (apiKey, onEvent, me) => newClient(p, apiKey, onEvent, me),
+    probe: probe && ((apiKey) => probe.me(apiKey)),
     newServer: (client) => newServer(p, client),
-    health: () => ({ redis: p.store ? p.store.status() : 'off' }),
+    health: () => {
+      const down = p.store?.unavailable(0);
+      return { redis: p.store ? p.store.status() : 'off', ...(down ? { unavailable: `rate limiter unavailable: ${down}` } : {}) };
+    },
     log: p.log,
   });
   // Not stdio: stdout is free, and a supervisor or test reads where the endpoint landed.
@@ -91,6 +104,7 @@ async function runHttp(p: Parts): Promise<number> {
   });
   p.log.info({ sessions: handle.sessions() }, 'draining: finishing the calls in flight');
   await handle.drain();
+  await probe?.close();
   return 0;
 }
 
@@ -116,6 +130,8 @@ async function main(): Promise<number> {
     }
     throw e;
   }
+  // The server's own secrets are known to every redaction for the whole run: its key and its HTTP token.
+  for (const secret of [config.apiKey, config.httpToken]) if (secret !== undefined && secret.length >= 8) registerSecret(secret);
   const log = createLogger('reply-inbox-mcp', config.logLevel);
   let sandbox: Sandbox | null = null;
   if (config.sandbox) {
@@ -154,9 +170,7 @@ async function main(): Promise<number> {
     return 1;
   }
   log.info({ tools: server.toolNames.length, hidden: server.hiddenTools.filter((h) => h.reason !== 'not_selected').length, workspace: server.defaultWorkspace ?? null }, 'serving over stdio');
-  process.once('SIGTERM', () => void server.mcp.close());
-  process.once('SIGINT', () => void server.mcp.close());
-  await serveStdio(server);
+  await serveStdio(server, { drainTimeoutMs: config.drainSeconds * 1000, cancelQueued: () => client.close() });
   await shutdown();
   return 0;
 }

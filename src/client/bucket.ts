@@ -1,9 +1,8 @@
 import Bottleneck from 'bottleneck';
 import type { Bucket } from '../spec/index.js';
+import { type LimitSource, RANK } from './limiter-types.js';
 
-/** Where a bucket's limit came from; a later source of higher rank wins. */
-export type LimitSource = 'spec' | 'me' | 'header';
-export const RANK: Record<LimitSource, number> = { spec: 0, me: 1, header: 2 };
+export { type LimitSource, RANK } from './limiter-types.js';
 
 /**
  * One rate bucket of the key: a bottleneck reservoir plus the account that steers it.
@@ -76,6 +75,11 @@ export class BucketAccount {
   /** A job left the reservoir (bottleneck already took its token). */
   take(): void {
     this.outstandingCount++;
+  }
+
+  /** A token taken past bottleneck (the limiter's fast path): its reservoir is moved to match. */
+  takeNow(): void {
+    this.apply(() => this.outstandingCount++);
   }
 
   /** A token given back unused (cancelled, stepped back, or refused before being counted). */

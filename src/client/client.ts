@@ -1,11 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type LogLevel, createLogger } from '../log.js';
-import { type Bucket, ENDPOINT_BY_NAME, type Endpoint, type Me, errorEnvelopeSchema } from '../spec/index.js';
+import { registerSecret } from '../redact.js';
+import { type Bucket, ENDPOINT_BY_NAME, type Me } from '../spec/index.js';
 import { DEFAULT_CACHE_TTLS, type CacheTtls, ResponseCache } from './cache.js';
 import {
   ApiError,
+  BucketSpentError,
   CancelledError,
+  LimiterUnavailableError,
   NetworkError,
   OutcomeUnknownError,
   type ReplyInboxError,
@@ -14,12 +17,14 @@ import {
   ValidationError,
 } from './errors.js';
 import { AbortedExchange, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
-import { Dropped, Limiter, type LimiterEvent, type LimiterOptions, type LimiterState, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter.js';
+import { Limiter } from './limiter.js';
+import { Dropped, type LimiterEvent, type LimiterOptions, type LimiterState, LimiterUnavailable, NoTokenInTime, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter-types.js';
 import { type PageOptions, paginate } from './paginate.js';
 import { type RateInfo, readRateInfo } from './rate-headers.js';
 import type { RedisLimitStore } from './redis-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
 import { SharedLimiter } from './shared-limiter.js';
+import { apiErrorOf, parseJson } from './key-probe.js';
 import { type CallInput, type Prepared, prepare } from './validate.js';
 
 export interface ClientOptions {
@@ -51,6 +56,8 @@ export interface ClientOptions {
   onLimiterEvent?: (e: LimiterEvent) => void;
   /** Keep this key's buckets and concurrency in Redis, shared with every instance using the same store. */
   sharedLimits?: RedisLimitStore;
+  /** A GET /v1/me answer already read for this key (KeyProbe): cached and applied instead of read again. */
+  me?: CallResult<Me>;
 }
 
 export interface CallOptions extends CallInput {
@@ -96,10 +103,14 @@ export class ReplyInboxClient {
   private readonly userAgent: string;
   private limitsReady: Promise<void> | null;
   private closed = false;
+  /** Forgets the key in the redaction module once this client is closed. */
+  private readonly releaseSecret: () => void;
 
   constructor(o: ClientOptions) {
     if (typeof o.apiKey !== 'string' || o.apiKey.length === 0) throw new TypeError('apiKey is required');
     this.#apiKey = o.apiKey;
+    // Every result, error and log line of the process is cleaned of this key, however the API echoes it.
+    this.releaseSecret = o.apiKey.length >= 8 ? registerSecret(o.apiKey) : () => undefined;
     this.keyHandle = PUBLIC_HANDLE.exec(o.apiKey)?.[1] ?? 'unknown';
     this.log = (o.logger ?? createLogger('reply-inbox-client', o.logLevel ?? 'warn')).child({ key: this.keyHandle });
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
@@ -121,6 +132,11 @@ export class ReplyInboxClient {
     this.limiter = store ? new SharedLimiter({ ...limiterOptions, store, tag: store.tagOf(o.apiKey) }) : new Limiter(limiterOptions);
     this.cache = new ResponseCache(o.cache === false ? {} : { ...DEFAULT_CACHE_TTLS, ...o.cache });
     this.limitsReady = o.discoverLimits === false ? Promise.resolve() : null;
+    if (o.me) {
+      this.cache.set('get_me /v1/me', o.me, this.cache.ttlOf('get_me'));
+      this.applyMe(o.me.data);
+      this.limitsReady = Promise.resolve();
+    }
   }
 
   /** Call one endpoint of the table by name. */
@@ -178,6 +194,7 @@ export class ReplyInboxClient {
     this.closed = true;
     await this.limiter.close();
     await this.http.close();
+    this.releaseSecret();
   }
 
   /** Learn the limits from GET /v1/me once, before the first other call; failure keeps the defaults. */
@@ -231,9 +248,11 @@ export class ReplyInboxClient {
       for (let attempt = 1; ; attempt++) {
         let result: Attempt;
         try {
-          result = await this.limiter.run(p.buckets, signal, () => this.exchange(p, signal), attempt > 1 ? PRIORITY_AGAIN : undefined);
+          result = await this.limiter.run(p.buckets, signal, () => this.exchange(p, signal), attempt > 1 ? PRIORITY_AGAIN : undefined, deadlineAt);
         } catch (err) {
           if (err instanceof Dropped) throw aborted('no', this.waitingFor(p.buckets));
+          if (err instanceof NoTokenInTime) throw new BucketSpentError(e.name, err.bucket, err.refillAt);
+          if (err instanceof LimiterUnavailable) throw new LimiterUnavailableError(e.name, err.reason);
           // close() drops the calls still queued: they were never sent.
           if (this.closed) throw new CancelledError(e.name, 'no');
           throw err;
@@ -271,11 +290,15 @@ export class ReplyInboxClient {
     return empty?.bucket;
   }
 
-  /** A write that may have been applied is reported as such, never resent. */
+  /**
+   * A write that may have been applied is reported as such, never resent. A 5xx counts
+   * for a write that is not idempotent: a gateway may answer it after the API did the work.
+   */
   private final(p: Prepared, opts: CallOptions, err: ReplyInboxError): ReplyInboxError {
     if (p.endpoint.write && (err instanceof NetworkError || err instanceof TimeoutError) && err.sent === 'maybe') {
       return this.unknownOutcome(p, opts, err);
     }
+    if (p.endpoint.write && !p.endpoint.idempotent && err instanceof ApiError && err.status >= 500) return this.unknownOutcome(p, opts, err);
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) this.cache.forget('get_me ');
     return err;
   }
@@ -297,7 +320,7 @@ export class ReplyInboxClient {
     try {
       const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal });
       const info = readRateInfo(res.headers);
-      const error = res.status >= 400 ? this.apiError(e, res, info) : undefined;
+      const error = res.status >= 400 ? apiErrorOf(e, res, info) : undefined;
       this.log.debug(
         { endpoint: e.name, status: res.status, ms: Date.now() - started, bucket: info.bucket, remaining: info.remaining, code: error?.code },
         'request',
@@ -311,30 +334,6 @@ export class ReplyInboxClient {
     }
   }
 
-  private apiError(e: Endpoint, res: HttpResponse, info: RateInfo): ApiError {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(res.body.toString('utf8'));
-    } catch {
-      parsed = undefined;
-    }
-    const env = errorEnvelopeSchema.safeParse(parsed);
-    if (env.success) {
-      const x = env.data.error;
-      return new ApiError({
-        status: res.status,
-        code: x.code,
-        message: x.message,
-        endpoint: e.name,
-        param: x.param,
-        required_scope: x.required_scope,
-        retry_after: x.retry_after ?? info.retryAfter,
-      });
-    }
-    const code = res.status === 429 ? 'rate_limited' : res.status === 502 ? 'upstream_error' : res.status >= 500 ? 'internal_error' : `http_${res.status}`;
-    return new ApiError({ status: res.status, code, message: `${e.name} answered HTTP ${res.status} without an error body.`, endpoint: e.name, retry_after: info.retryAfter });
-  }
-
   private shape<T>(p: Prepared, res: HttpResponse, attempts: number): CallResult<T> {
     const e = p.endpoint;
     const base = { status: res.status, headers: res.headers, buckets: p.buckets, attempts, rateLimit: readRateInfo(res.headers) };
@@ -346,7 +345,7 @@ export class ReplyInboxClient {
     }
     let data: unknown;
     try {
-      data = res.body.length ? JSON.parse(res.body.toString('utf8')) : null;
+      data = res.body.length ? parseJson(res.body) : null;
     } catch {
       throw new ApiError({ status: res.status, code: 'invalid_response', message: `${e.name} answered with a body that is not JSON.`, endpoint: e.name, attempts });
     }

@@ -1,4 +1,4 @@
-import { redactSecrets } from '../log.js';
+import { redactSecrets } from '../redact.js';
 import type { WireCode } from '../spec/index.js';
 
 /**
@@ -119,7 +119,8 @@ export class TimeoutError extends ReplyInboxError {
 }
 
 /**
- * A write may or may not have been applied (timeout or reset after sending). It is never
+ * A write may or may not have been applied (timeout, reset after sending, or a 5xx on a
+ * write that is not idempotent). It is never
  * resent by the client; `check` says how to find out, `safe_to_repeat` whether repeating
  * it is harmless (idempotent writes).
  */
@@ -131,13 +132,48 @@ export class OutcomeUnknownError extends ReplyInboxError {
     super(
       'outcome_unknown',
       endpoint,
-      `The outcome of ${endpoint} is unknown: the request may have been applied before the ${cause.code === 'timeout' ? 'timeout' : 'connection failed'}. ` +
+      `The outcome of ${endpoint} is unknown: the request may have been applied before ${lostBy(cause)}. ` +
         (safeToRepeat ? `Repeating it is harmless. ${check}` : `It was not resent, to avoid a duplicate. ${check}`),
       { cause },
     );
     this.check = check;
     this.safe_to_repeat = safeToRepeat;
   }
+}
+
+/** The call was not sent: a bucket it needs is spent and refills only after the call's deadline. */
+export class BucketSpentError extends ReplyInboxError {
+  readonly kind = 'api' as const;
+  readonly sent = 'no' as const;
+  readonly bucket: string;
+  /** When the bucket refills (ISO 8601). */
+  readonly refill_at: string;
+  /** Seconds until the refill. */
+  readonly retry_after: number;
+  constructor(endpoint: string, bucket: string, refillAt: number) {
+    const seconds = Math.max(1, Math.ceil((refillAt - Date.now()) / 1000));
+    const at = new Date(refillAt).toISOString();
+    super('rate_limited', endpoint, `${endpoint} was not sent: the ${bucket} bucket is spent and refills at ${at} (in ${seconds} s), after this call's deadline.`);
+    this.bucket = bucket;
+    this.refill_at = at;
+    this.retry_after = seconds;
+  }
+}
+
+/** The call was not sent: the shared rate limiter's store (Redis) cannot be reached. */
+export class LimiterUnavailableError extends ReplyInboxError {
+  readonly kind = 'network' as const;
+  readonly sent = 'no' as const;
+  constructor(endpoint: string, reason: string) {
+    super('limiter_unavailable', endpoint, `rate limiter unavailable: not sent. ${endpoint} was not sent because ${reason}.`);
+  }
+}
+
+/** What lost the answer, in words: a timeout, the connection, or a 5xx from the service or a gateway before it. */
+function lostBy(cause: ReplyInboxError): string {
+  if (cause.code === 'timeout') return 'the timeout';
+  const status = (cause as { status?: unknown }).status;
+  return typeof status === 'number' ? `the answer HTTP ${status} (${cause.code}) came back` : 'the connection failed';
 }
 
 /** The caller's AbortSignal fired. `sent` says whether the request may have reached the service. */

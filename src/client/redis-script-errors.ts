@@ -1,5 +1,19 @@
 import type Bottleneck from 'bottleneck';
 
+/**
+ * What this patch relies on in bottleneck: how a script is called (__scriptFn__, and runScript,
+ * whose recovery compares the bare codes), and the scripts that raise those codes. A test
+ * fails when the version or any of them changes.
+ */
+export const SCRIPT_ERRORS_PATCH = {
+  version: '2.19.5',
+  targets: [
+    { module: 'bottleneck/lib/IORedisConnection.js', member: '__scriptFn__', fingerprint: '39d5a7e2719194f3' },
+    { module: 'bottleneck/lib/RedisDatastore.js', member: 'runScript', fingerprint: 'e021a696109faed3' },
+  ],
+  scripts: { 'validate_keys.lua': 'c9ed978619b11605', 'validate_client.lua': 'e9d6299238867d62' },
+} as const;
+
 type Callback = (err: Error | null, replies: unknown) => void;
 type ScriptFn = (...args: unknown[]) => unknown;
 interface ScriptRunner {

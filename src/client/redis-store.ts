@@ -24,6 +24,8 @@ const DEFAULT_HEARTBEAT_MS = 1_000;
 const DEFAULT_IDLE_MS = 15 * 60_000;
 /** A turn marker only needs to outlive the moment every instance has moved past that window. */
 const TURN_MARK_TTL_MS = 120_000;
+/** How long calls wait for a lost Redis to come back before they fail fast, not sent. */
+export const STORE_GRACE_MS = 5_000;
 /** How long close() waits for Redis to acknowledge QUIT. */
 const CLOSE_WAIT_MS = 1_000;
 /** Bump when the layout of what we keep in Redis changes, so old state is never misread. */
@@ -45,6 +47,9 @@ export class RedisLimitStore {
   private readonly client: Redis | Cluster;
   private lastErrorLog = 0;
   private readonly lostListeners = new Map<string, () => void>();
+  private readonly downListeners = new Set<(reason: string) => void>();
+  private downSince: number | null = null;
+  private downTimer: NodeJS.Timeout | null = null;
   private closed: Promise<void> | null = null;
 
   constructor(private readonly o: RedisLimitStoreOptions) {
@@ -59,6 +64,40 @@ export class RedisLimitStore {
     this.connection = new Bottleneck.IORedisConnection({ client: this.client, Redis });
     restoreScriptErrors(this.connection, (id) => this.lostListeners.get(id)?.());
     this.connection.on('error', (e: unknown) => this.logError(e));
+    this.client.on('ready', () => {
+      this.downSince = null;
+      if (this.downTimer) clearTimeout(this.downTimer);
+      this.downTimer = null;
+    });
+    for (const event of ['reconnecting', 'close', 'end']) this.client.on(event, () => this.lost());
+  }
+
+  /** The connection dropped: after the grace, if it is still down, the limiters waiting on it hear so. */
+  private lost(): void {
+    if (this.closed) return;
+    this.downSince ??= Date.now();
+    if (this.downTimer) return;
+    this.downTimer = setTimeout(() => {
+      this.downTimer = null;
+      const reason = this.unavailable();
+      if (reason) for (const l of [...this.downListeners]) l(reason);
+    }, STORE_GRACE_MS);
+    this.downTimer.unref();
+  }
+
+  /**
+   * Why calls cannot be limited now, or null. A Redis lost for less than `graceMs` (a restart,
+   * a failover) is not reported yet: calls wait that long for it to come back, then fail fast.
+   */
+  unavailable(graceMs = STORE_GRACE_MS): string | null {
+    if (this.downSince === null || Date.now() - this.downSince < graceMs) return null;
+    return `Redis has been unreachable for ${Math.round((Date.now() - this.downSince) / 1000)} s`;
+  }
+
+  /** Hear when the connection to Redis stays lost past the grace; returns the way to stop. */
+  onDown(listener: (reason: string) => void): () => void {
+    this.downListeners.add(listener);
+    return () => this.downListeners.delete(listener);
   }
 
   /** The key's tag in Redis names: a hash of the key, never the key. */
@@ -99,6 +138,7 @@ export class RedisLimitStore {
    * connection leaves that connection open, which keeps the process alive: this closes it.
    */
   close(): Promise<void> {
+    if (this.downTimer) clearTimeout(this.downTimer);
     this.closed ??= (async () => {
       // QUIT waits for Redis; a Redis that is down would hold the shutdown, so after a second both are cut.
       let timer: NodeJS.Timeout | undefined;

@@ -44,16 +44,10 @@ export function decide(e: Endpoint, error: ReplyInboxError, attempt: number, o: 
   return { retry: false };
 }
 
-/** How to find out whether a write whose outcome is unknown was applied. */
+/** How to find out whether a write whose outcome is unknown was applied: the endpoint table names the read. */
 export function checkHint(e: Endpoint, path: Readonly<Record<string, string>>, body: unknown): string {
+  if (!e.settledBy) return 'Read the object again to see its current state.';
   const leadId = (body as { lead_id?: unknown } | undefined)?.lead_id ?? path.lead_id;
   const lead = typeof leadId === 'string' ? ` lead_id=${leadId}` : '';
-  switch (e.name) {
-    case 'create_task':
-      return `Check with list_tasks (workspace=${path.workspace ?? '?'}${lead}) whether the task exists before creating it again.`;
-    case 'create_note':
-      return `Check with list_notes (workspace=${path.workspace ?? '?'}${lead}) whether the note exists before creating it again.`;
-    default:
-      return 'Read the object again to see its current state.';
-  }
+  return `Check with ${e.settledBy} (workspace=${path.workspace ?? '?'}${lead}) whether the ${e.resource} exists before calling ${e.name} again.`;
 }

@@ -1,6 +1,6 @@
 import Bottleneck from 'bottleneck';
 import type { Bucket } from '../spec/index.js';
-import { type LimitSource, RANK } from './bucket.js';
+import { type LimitSource, RANK } from './limiter-types.js';
 import type { RedisLimitStore } from './redis-store.js';
 
 /**
@@ -17,6 +17,10 @@ export class SharedBucket {
   private source: LimitSource = 'spec';
   /** The last reservoir value this instance saw (Redis holds the truth): for state() only. */
   private seen: number;
+  /** Tokens this instance took and has not settled yet (for state()). */
+  outstanding = 0;
+  /** A 429 emptied the bucket in this window (until the next turn). */
+  drained = false;
   /** The lowest x-ratelimit-remaining of the server's current window, and when that window ends. */
   private remaining: { value: number; until: number | undefined } | null = null;
 

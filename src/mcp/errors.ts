@@ -1,6 +1,6 @@
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import { ApiError, OutcomeUnknownError, ReplyInboxError, ValidationError } from '../client/index.js';
+import { ApiError, BucketSpentError, OutcomeUnknownError, ReplyInboxError, ValidationError } from '../client/index.js';
 import type { Endpoint } from '../spec/index.js';
 
 /**
@@ -57,12 +57,12 @@ const LISTED_BY: Record<string, string> = {
 };
 
 export interface ToolErrorBody {
-  error: { code: string; message: string; status: number | null; param?: string; required_scope?: string; retry_after?: number };
+  error: { code: string; message: string; status: number | null; param?: string; required_scope?: string; retry_after?: number; bucket?: string; refill_at?: string };
   next_step: string;
 }
 
 /** One sentence on what to do next, by code. */
-export function nextStep(code: string, tool: string, e: { param?: string; required_scope?: string; retry_after?: number; check?: string }): string {
+export function nextStep(code: string, tool: string, e: { param?: string; required_scope?: string; retry_after?: number; check?: string; bucket?: string }): string {
   const p = e.param;
   const lister = p ? LISTED_BY[p] : undefined;
   switch (code) {
@@ -89,6 +89,10 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
     case 'test_keys_unsupported':
       return 'The server\'s API key cannot be used; a person must configure a valid live key (REPLY_INBOX_API_KEY). Retrying will not help.';
     case 'rate_limited':
+      if (e.bucket) {
+        return `Nothing was sent. The ${e.bucket} bucket refills in ${e.retry_after ?? 60} seconds: call ${tool} again then. Meanwhile, tools that do not spend the ${e.bucket} bucket still work.`;
+      }
+      return `The rate budget is spent for now; try again in ${e.retry_after ?? 60} seconds, and prefer filters over paging.`;
     case 'too_many_concurrent':
       return `The rate budget is spent for now; try again in ${e.retry_after ?? 60} seconds, and prefer filters over paging.`;
     case 'conflict':
@@ -101,6 +105,8 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
       return 'The sending platform or calendar did not answer; try again in a minute.';
     case 'outcome_unknown':
       return e.check ?? 'Check whether the change happened before repeating it.';
+    case 'limiter_unavailable':
+      return `Nothing was sent: the server's shared rate limiter (Redis) is down. Try ${tool} again in a minute; an operator should check Redis.`;
     case 'network_error':
     case 'timeout':
       return 'The Reply Inbox API did not answer in time; try again shortly.';
@@ -142,6 +148,11 @@ export function errorBody(thrown: unknown, tool: string): ToolErrorBody {
   if (err instanceof ApiError) {
     if (err.required_scope !== undefined) error.required_scope = err.required_scope;
     if (err.retry_after !== undefined) error.retry_after = err.retry_after;
+  }
+  if (err instanceof BucketSpentError) {
+    error.retry_after = err.retry_after;
+    error.bucket = err.bucket;
+    error.refill_at = err.refill_at;
   }
   const check = err instanceof OutcomeUnknownError ? err.check : undefined;
   const next = err instanceof ToolError && err.next_step !== undefined ? err.next_step : nextStep(err.code, tool, { ...error, check });

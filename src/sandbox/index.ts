@@ -59,7 +59,7 @@ function replyInTurn(store: Store, control: BoundControl, everyMs: number, log: 
   return timer;
 }
 
-/** Start a sandbox: a faithful local Reply Inbox API v1 with seeded data (SANDBOX.md). */
+/** Start a sandbox: a faithful local Reply Inbox API v1 with seeded data (docs/sandbox.md). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const o = sandboxOptionsSchema.parse(options);
   // A large seed makes hundreds of thousands of long-lived records; a larger young

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from '../log.js';
 import { parseFaults } from './faults.js';
 
-/** startSandbox options; the CLI flags of SANDBOX.md map onto these one to one. */
+/** startSandbox options; the CLI flags of docs/sandbox.md map onto these one to one. */
 export const sandboxOptionsSchema = z.strictObject({
   host: z.string().default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(4010),

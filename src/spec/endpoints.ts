@@ -50,6 +50,8 @@ export interface Endpoint {
   readonly write: boolean;
   /** Repeating it leaves the same state: a retry after an unknown outcome is harmless. */
   readonly idempotent: boolean;
+  /** The read that tells whether a write of unknown outcome was applied (a create is found in its list). */
+  readonly settledBy?: string;
   /** May remove or overwrite data, or trigger consequences no later call restores. */
   readonly destructive: boolean;
   readonly errors: readonly ApiErrorCode[];
@@ -209,7 +211,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   ep({
     name: 'create_task', toolset: 'tasks', method: 'POST', path: `${WS}/tasks`, pathIds: ws, scope: 'tasks:write', bucket: 'write',
-    body: bodies.createTask, status: 201, idempotent: false, returns: 'object', resource: 'task',
+    body: bodies.createTask, status: 201, idempotent: false, settledBy: 'list_tasks', returns: 'object', resource: 'task',
     errors: ['invalid_cursor', 'invalid_request', 'not_found', 'unprocessable'],
   }),
   ep({
@@ -233,7 +235,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   ep({
     name: 'create_note', toolset: 'notes', method: 'POST', path: `${WS}/notes`, pathIds: ws, scope: 'notes:write', bucket: 'write',
-    body: bodies.createNote, status: 201, idempotent: false, returns: 'object', resource: 'note',
+    body: bodies.createNote, status: 201, idempotent: false, settledBy: 'list_notes', returns: 'object', resource: 'note',
     errors: ['invalid_cursor', 'invalid_request', 'not_found', 'unprocessable'],
   }),
 

@@ -8,7 +8,7 @@ afterEach(async () => {
   api = undefined;
 });
 
-describe('SANDBOX.md --faults: upstream_error gives 502 upstream_error on that share of upstream-bucket reads', () => {
+describe('docs/sandbox.md --faults: upstream_error gives 502 upstream_error on that share of upstream-bucket reads', () => {
   it('at 1.0 every upstream read fails with 502 and no read-bucket call does', async () => {
     api = await startTestApi({ faults: 'upstream_error=1' });
     const upstream = await api.get('/v1/workspaces/acme', { query: { include: 'counts' } });
@@ -33,7 +33,7 @@ describe('SANDBOX.md --faults: upstream_error gives 502 upstream_error on that s
   });
 });
 
-describe('SANDBOX.md --faults: reset drops connections mid-request on that share of all requests', () => {
+describe('docs/sandbox.md --faults: reset drops connections mid-request on that share of all requests', () => {
   it('at 1.0 every request loses its connection', async () => {
     api = await startTestApi({ faults: 'reset=1' });
     await expect(api.get('/v1/me')).rejects.toThrow();
@@ -51,7 +51,7 @@ describe('SANDBOX.md --faults: reset drops connections mid-request on that share
   });
 });
 
-describe('SANDBOX.md --faults: latency_ms adds latency', () => {
+describe('docs/sandbox.md --faults: latency_ms adds latency', () => {
   it('a request takes at least that long', async () => {
     api = await startTestApi({ faults: 'latency_ms=120' });
     const t = Date.now();

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -9,6 +8,7 @@ import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/s
 import { expect } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
+import { listenLoopback } from '../helpers/listen.js';
 
 /** The built MCP binary (test/global-setup.ts emits dist/ before any test file runs). */
 export const BIN = fileURLToPath(new URL('../../dist/src/cli/mcp.js', import.meta.url));
@@ -104,7 +104,6 @@ export interface CountingProxy {
 export async function countingProxy(target: string): Promise<CountingProxy> {
   const upstream = new URL(target);
   const requests: string[] = [];
-  const sockets = new Set<Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     requests.push(`${req.method} ${req.url}`);
     const out = request(
@@ -117,22 +116,8 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
     out.on('error', () => res.destroy());
     req.pipe(out);
   });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
-  };
+  const listening = await listenLoopback(server);
+  return { url: listening.url, requests, close: listening.close };
 }
 
 export interface RunResult {

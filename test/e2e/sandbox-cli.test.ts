@@ -13,7 +13,7 @@ function run(args: string[]) {
   return { child, stderr: () => stderr };
 }
 
-describe('SANDBOX.md: when ready the binary prints exactly one line on stdout, a JSON object with base_url', () => {
+describe('docs/sandbox.md: when ready the binary prints exactly one line on stdout, a JSON object with base_url', () => {
   it('--port 0 picks a free port and serves the API there', async () => {
     const { child } = run(['--port', '0', '--leads', '50', '--seed', '7']);
     try {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { type FuzzReport, type Relay, type Session, endpointOf, fuzzCase, fuzzTools, hostileIds, inputValidator, secretsIn, startRelay, startSession } from './helpers.js';
+import { type FuzzReport, type Relay, type Session, endpointOf, fuzzCase, fuzzTools, hostileIds, inputValidator, prefixFor, secretsIn, startRelay, startSession } from './helpers.js';
 
 /**
  * Property-based fuzzing of every tool's arguments, generated from the input schema that
@@ -68,10 +68,13 @@ describe('Fuzz: path characters in ids (../, %2F, ?, #, control characters) and 
     let checked = 0;
     for (const t of s.tools) {
       const valid = inputValidator(t.inputSchema);
-      const props = (t.inputSchema.properties ?? {}) as Record<string, { pattern?: string }>;
-      const pathIds = Object.entries(props).filter(([, p]) => p.pattern?.startsWith('^') && (t.inputSchema.required ?? []).includes(Object.keys(props).find((k) => props[k] === p)!));
-      for (const [name, p] of pathIds) {
-        const prefix = /^\^([a-z]+_)/.exec(p.pattern!)![1]!;
+      const props = (t.inputSchema.properties ?? {}) as Record<string, { pattern?: string; type?: string }>;
+      const required = t.inputSchema.required ?? [];
+      const pathIds = Object.entries(props).flatMap(([name, p]) => {
+        const prefix = required.includes(name) && p.type === 'string' ? prefixFor(name, p) : null;
+        return prefix ? [[name, prefix] as const] : [];
+      });
+      for (const [name, prefix] of pathIds) {
         for (const id of hostileIds(prefix)) {
           const before = relay.seen.length;
           await fuzzCase(s, relay, t, valid, { [name]: id }, report);

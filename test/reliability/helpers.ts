@@ -1,7 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -12,6 +11,7 @@ import { ENDPOINTS, type Endpoint, ID_PREFIXES, type IdKind, isId, isWorkspaceSl
 import { Rng } from '../../src/sandbox/rng.js';
 import { SANDBOX_KEYS } from '../../src/sandbox/seed/keys.js';
 import type { Store } from '../../src/sandbox/store/store.js';
+import { listenLoopback } from '../helpers/listen.js';
 
 /*
  * Shared by the reliability tests and scripts/soak.ts: an MCP session that reports every
@@ -166,7 +166,6 @@ export interface Relay {
 /** An HTTP relay in front of an API that records every request at the socket, whatever happens to it next. */
 export async function startRelay(target: string): Promise<Relay> {
   const upstream = new URL(target);
-  const sockets = new Set<Socket>();
   const relay: Relay = { url: '', seen: [], override: null, close: async () => undefined };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const entry: Seen = { method: req.method ?? '', url: req.url ?? '', status: null };
@@ -187,18 +186,9 @@ export async function startRelay(target: string): Promise<Relay> {
     out.on('error', () => res.destroy());
     req.pipe(out);
   });
-  server.on('connection', (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  relay.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  relay.close = () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      for (const s of sockets) s.destroy();
-    });
+  const listening = await listenLoopback(server);
+  relay.url = listening.url;
+  relay.close = listening.close;
   return relay;
 }
 
@@ -462,8 +452,8 @@ const KIND_OF_NAME: Record<string, IdKind> = {
   campaign_id: 'campaign', folder_id: 'template_folder', host_id: 'user', author_id: 'user', message_id: 'message',
 };
 
-/** The id prefix an argument expects, from its pattern or its name. */
-function prefixFor(name: string, s: JsonSchema): string | null {
+/** The id prefix an argument expects, from its pattern or its name (published schemas leave id patterns to the server). */
+export function prefixFor(name: string, s: JsonSchema): string | null {
   const fromPattern = s.pattern ? /^\^([a-z]+_)/.exec(s.pattern)?.[1] : undefined;
   if (fromPattern) return fromPattern;
   const kind = KIND_OF_NAME[name];

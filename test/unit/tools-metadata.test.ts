@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_ENDPOINTS } from '../../src/spec/index.js';
-import { publishedTool } from '../../src/mcp/server.js';
+import { SERVER_INSTRUCTIONS, publishedTool } from '../../src/mcp/server.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 
 const published = ALL_TOOLS.map(publishedTool);
@@ -21,12 +21,18 @@ describe.each(published.map((p, i) => [p.name, p, ALL_TOOLS[i]!] as const))('too
   });
 
   it('has a description written for a model: under 1,024 characters, no shouting', () => {
-    expect(p.description.length).toBeGreaterThan(60);
+    expect(p.description.length).toBeGreaterThan(40);
     expect(p.description.length).toBeLessThan(1024);
     expect(p.description).not.toMatch(/!/);
     const caps = p.description.match(/\b[A-Z]{3,}\b/g) ?? [];
     expect(caps.filter((w) => !ACRONYMS.has(w))).toEqual([]);
-    expect(p.description).toMatch(/[Cc]osts? |[Oo]ne read|budget/);
+  });
+
+  it('names its cost when it is more than the one read or write the server instructions state', () => {
+    const e = def.endpoint;
+    const dearer = (e.bucket !== 'read' && e.bucket !== 'write') || e.upstreamWhen !== undefined || (e.alsoMeters?.length ?? 0) > 0;
+    if (dearer) expect(p.description).toMatch(/[Cc]osts? .*(upstream|thread)/);
+    else expect(p.description).not.toMatch(/[Cc]osts one (read|write)\./);
   });
 
   it('carries every annotation, derived from the endpoint table', () => {
@@ -63,5 +69,47 @@ describe('annotations say what is safe, per the spec\'s transitions', () => {
     expect(byName.get('set_status')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
     expect(byName.get('delete_task')).toMatchObject({ destructiveHint: true });
     expect(byName.get('mark_read')).toMatchObject({ destructiveHint: false, idempotentHint: true });
+  });
+});
+
+/** What a model reads of the tool list on every turn: name, description and input schema. */
+const modelVisible = (list: readonly { name: string; description: string; inputSchema: unknown }[]) =>
+  Buffer.byteLength(JSON.stringify(list.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))));
+
+describe('the tool list is small: what every tool shares is said once, in the server instructions', () => {
+  it('all 46 tools fit in 30,000 bytes of model-visible JSON', () => {
+    expect(published).toHaveLength(46);
+    expect(modelVisible(published)).toBeLessThanOrEqual(30_000);
+  });
+
+  it('no published input schema repeats an id pattern, a length or a range the server checks itself', () => {
+    const json = JSON.stringify(published.map((p) => p.inputSchema));
+    expect(json).not.toMatch(/"(pattern|minLength|maxLength|minimum|maximum|minItems|maxItems)":/);
+  });
+
+  it('the instructions carry the conventions the schemas leave out: workspace, id prefixes, both user id forms, paging, fencing, costs', () => {
+    for (const word of ['workspace', 'lead_', 'tsk_', 'usr_ben_acme', 'usr_ben', 'next_cursor', 'max_items', 'all=true', '1-200', 'untrusted', 'upstream']) {
+      expect(SERVER_INSTRUCTIONS).toContain(word);
+    }
+  });
+
+  it('each tool is converted once: a second listing returns the very same objects', () => {
+    expect(ALL_TOOLS.map(publishedTool).every((p, i) => p === published[i])).toBe(true);
+  });
+});
+
+describe('the server checks what the published schema leaves out, and its error states the form', () => {
+  const tool = (name: string) => ALL_TOOLS.find((t) => t.name === name)!;
+  it.each([
+    ['get_lead', { lead_id: 'tsk_abc' }, /lead_/],
+    ['list_leads', { limit: 0 }, /1|small/i],
+    ['list_leads', { limit: 201 }, /200|big/i],
+    ['list_leads', { max_items: 1001 }, /1000/],
+    ['list_leads', { fields: ['nope'] }, /email/],
+    ['list_leads', { expand: ['tags', 'campaign', 'assignees', 'open_tasks'] }, /3/],
+  ] as const)('%s %j', (name, args, says) => {
+    const r = tool(name).input.safeParse(args);
+    expect(r.success).toBe(false);
+    expect(r.error!.issues[0]!.message).toMatch(says);
   });
 });

@@ -11,6 +11,7 @@ export type ConfirmMode = (typeof CONFIRM_MODES)[number];
  * A tool's consequential writes, declared with the tool: which arguments make a call one, and
  * what it changes in our own words. Only ids (validated) and enum values may enter `change`.
  */
+// biome-ignore lint/suspicious/noExplicitAny: as for ToolDef, a tool's own spec types its arguments
 export interface ConfirmSpec<A = Record<string, any>> {
   /** These arguments make the call consequential; absent: every call does. */
   when?: (args: A) => boolean;

@@ -16,11 +16,11 @@ export const MULTI_PAGE_ARGS = {
     .min(1)
     .max(MAX_ITEMS_BOUND)
     .optional()
-    .describe(`Read several pages in one call, up to this many items (at most ${MAX_ITEMS_BOUND}); pages are as large as the API allows, so limit is ignored. Costs one call of the tool's bucket per page.`),
+    .describe('Items to read over pages.'),
   all: z
     .boolean()
     .optional()
-    .describe(`true: read page after page to the end of the list, stopping at ${MAX_ITEMS_BOUND} items (has_more and next_cursor tell if more remain). max_items wins when both are given.`),
+    .describe('true: read to the end.'),
 } as const;
 
 /** Pageable list reads: a list endpoint with a cursor. */

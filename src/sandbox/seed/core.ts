@@ -5,7 +5,7 @@ import type { UserRec, WorkspaceRec } from '../store/types.js';
 import { KEY_DEFS, SANDBOX_KEYS, keyHandle } from './keys.js';
 import { daysBefore } from './time.js';
 
-/** People of SANDBOX.md's key table, plus two more reps so assignment has choices. */
+/** People of the key table in docs/sandbox.md, plus two more reps so assignment has choices. */
 const USERS: Omit<UserRec, 'created_at'>[] = [
   { id: 'usr_ada', name: 'Ada Admin', email: 'ada@acme.example', avatar_url: null, role: 'admin', timezone: 'Europe/London', active: true, reach: 'all' },
   { id: 'usr_ben', name: 'Ben Rep', email: 'ben@acme.example', avatar_url: 'https://avatars.example/ben.png', role: 'user', timezone: 'America/New_York', active: true, reach: ['acme'] },

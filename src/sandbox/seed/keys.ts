@@ -1,7 +1,7 @@
 import { SCOPES, type Scope } from '../../spec/index.js';
 
 /**
- * The fixed keys of SANDBOX.md, so that tests, docs and demos can name them. They are
+ * The fixed keys of docs/sandbox.md, so that tests, docs and demos can name them. They are
  * sandbox credentials, public by design; the sandbox stores only their hashes.
  */
 export const SANDBOX_KEYS = {

@@ -1,0 +1,53 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { annotationsFor } from './annotations.js';
+import type { ToolDef } from './tool.js';
+
+/** A tool as tools/list publishes it. */
+export type PublishedTool = Tool & { title: string; description: string; inputSchema: Tool['inputSchema']; outputSchema: NonNullable<Tool['outputSchema']>; annotations: NonNullable<Tool['annotations']> };
+
+/**
+ * What the server checks itself and states in its error (id prefixes, lengths, counts and
+ * ranges, the values of a long list) is left out of the published input schema: every turn
+ * of a conversation pays for the bytes of the tool list, and the descriptions and the
+ * server's instructions say the shape once.
+ */
+const CHECKED_HERE = ['pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems', 'propertyNames'] as const;
+/** Enums longer than this (the lead field names) are checked, not listed. */
+const LISTED_VALUES = 12;
+
+function lean(ctx: { jsonSchema: Record<string, unknown> }): void {
+  const s = ctx.jsonSchema;
+  for (const k of CHECKED_HERE) delete s[k];
+  if (Array.isArray(s.enum) && s.enum.length > LISTED_VALUES) delete s.enum;
+}
+
+function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', override?: typeof lean): Record<string, unknown> {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, ...(override ? { override } : {}) }) as Record<string, unknown>;
+  return rest;
+}
+
+/** The input schema as the server checks it, every bound included (for the people's reference). */
+export function checkedInputSchema(t: ToolDef): Record<string, unknown> {
+  return jsonSchemaOf(t.input, 'input');
+}
+
+/** Each tool is converted once, at its first listing: tools/list then costs no schema work. */
+const cache = new WeakMap<ToolDef, PublishedTool>();
+
+/** The published form of a tool, as tools/list gives it. */
+export function publishedTool(t: ToolDef): PublishedTool {
+  let p = cache.get(t);
+  if (!p) {
+    p = {
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: jsonSchemaOf(t.input, 'input', lean) as PublishedTool['inputSchema'],
+      outputSchema: jsonSchemaOf(t.output, 'output') as PublishedTool['outputSchema'],
+      annotations: annotationsFor(t.endpoint, t.title),
+    };
+    cache.set(t, p);
+  }
+  return p;
+}

@@ -1,0 +1,91 @@
+/**
+ * The one place secrets are taken out of text: tool results, errors and logs all pass
+ * through here. Two nets: the shape of any API key or session token, and the server's
+ * own known secrets (its API key, the --http-token, each HTTP client's bearer key),
+ * matched whatever their case, wherever they start or end, and in percent- or
+ * JSON-escaped form.
+ */
+
+/** The shape of an API key or a session token; a separator may be percent- or JSON-escaped. */
+const SEP = '(?:_|%5f|\\\\u005f)';
+const KEY_SHAPE = new RegExp(`(rik${SEP}[a-z]+${SEP}[a-z0-9]{8})${SEP}[a-z0-9]{32}|rims${SEP}[a-z0-9]{40}`, 'gi');
+
+/** Known secrets, each with how many holders keep it (two clients may share one key). */
+const known = new Map<string, number>();
+let knownPattern: RegExp | null = null;
+
+/** One character as the text may carry it: itself (any case), its percent-encoded bytes, its JSON escape. */
+function charPattern(ch: string): string {
+  const literal = ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+  const percent = [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+  const code = ch.codePointAt(0)!;
+  const json = code <= 0xffff ? `|\\\\u${code.toString(16).padStart(4, '0')}` : '';
+  return `(?:${literal}|${percent}${json}${ch === ' ' ? '|\\+' : ''})`;
+}
+
+function rebuild(): void {
+  knownPattern = known.size === 0 ? null : new RegExp([...known.keys()].map((s) => [...s].map(charPattern).join('')).join('|'), 'gi');
+}
+
+/** What of a secret to look for: the 32-character secret part of an API key, or the whole string. */
+function coreOf(secret: string): string {
+  const m = /^rik_[a-z]+_[A-Za-z0-9]{8}_([A-Za-z0-9]{32})$/.exec(secret);
+  return m ? m[1]! : secret;
+}
+
+/**
+ * Make a secret known to every redaction; the returned function forgets it again (when
+ * its last holder lets go). Secrets shorter than 8 characters are refused: they would
+ * redact ordinary words.
+ */
+export function registerSecret(secret: string): () => void {
+  const core = coreOf(secret);
+  if (core.length < 8) throw new TypeError('a secret to redact must be at least 8 characters long');
+  known.set(core, (known.get(core) ?? 0) + 1);
+  if (known.get(core) === 1) rebuild();
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    const n = (known.get(core) ?? 1) - 1;
+    if (n > 0) known.set(core, n);
+    else {
+      known.delete(core);
+      rebuild();
+    }
+  };
+}
+
+/** Whether the text may hold a secret in any of the forms redactSecrets removes. */
+export function mayHoldSecret(text: string): boolean {
+  KEY_SHAPE.lastIndex = 0;
+  if (KEY_SHAPE.test(text)) return true;
+  if (!knownPattern) return false;
+  knownPattern.lastIndex = 0;
+  return knownPattern.test(text);
+}
+
+/** Replace every known secret with `…` and every key-shaped string with its public handle. */
+export function redactSecrets(text: string): string {
+  const out = knownPattern ? text.replace(knownPattern, '…') : text;
+  return out.replace(KEY_SHAPE, (_m, handle: string | undefined) => (handle ? `${handle}_…` : 'rims_…'));
+}
+
+/** A JSON-like value with every string (keys too) redacted; the value itself when nothing needed it. */
+export function redactDeep<T>(value: T): T {
+  if (typeof value === 'string') return redactSecrets(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v)) as T;
+  if (isPlainObject(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[redactSecrets(k)] = redactDeep(v);
+    return out as T;
+  }
+  return value;
+}
+
+/** Only plain data is walked: an Error, a Buffer or a class instance is left to its own serializer. */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}

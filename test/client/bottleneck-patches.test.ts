@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { FAST_YIELD_PATCH } from '../../src/client/fast-yield.js';
+import { SCRIPT_ERRORS_PATCH } from '../../src/client/redis-script-errors.js';
+
+const require = createRequire(import.meta.url);
+const fingerprint = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+
+/** The source of one prototype member of a bottleneck module, as the patch saw it. */
+function memberSource(module: string, member: string): string {
+  const exported = require(module) as { prototype: Record<string, unknown> };
+  const fn = exported.prototype[member];
+  if (typeof fn !== 'function') throw new Error(`${module} has no ${member} any more`);
+  return fn.toString();
+}
+
+describe('every patch of bottleneck internals names what it relies on, and that is still what is installed', () => {
+  for (const [name, patch] of [
+    ['fast-yield.ts', FAST_YIELD_PATCH],
+    ['redis-script-errors.ts', SCRIPT_ERRORS_PATCH],
+  ] as const) {
+    it(`${name}: the installed bottleneck is the version the patch was written for`, () => {
+      expect((require('bottleneck/package.json') as { version: string }).version).toBe(patch.version);
+    });
+    for (const t of patch.targets) {
+      it(`${name}: ${t.module} ${t.member} is unchanged`, () => {
+        expect(fingerprint(memberSource(t.module, t.member))).toBe(t.fingerprint);
+      });
+    }
+  }
+
+  it('redis-script-errors.ts: the Lua scripts that raise SETTINGS_KEY_NOT_FOUND and UNKNOWN_CLIENT are unchanged', () => {
+    const lua = require('bottleneck/lib/lua.json') as Record<string, string>;
+    for (const [script, expected] of Object.entries(SCRIPT_ERRORS_PATCH.scripts)) expect(fingerprint(lua[script] ?? ''), script).toBe(expected);
+    const raising = Object.keys(lua).filter((k) => /SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT/.test(lua[k]!));
+    expect(raising.sort()).toEqual(Object.keys(SCRIPT_ERRORS_PATCH.scripts).sort());
+  });
+});

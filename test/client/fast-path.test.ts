@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { ADMIN_KEY_ID, atWindowStart, client, sandbox } from './helpers.js';
+
+const WINDOW = 1000;
+const READ = 20;
+let sb: Sandbox;
+/** When the sandbox counted each read of the admin key it served. */
+const served: number[] = [];
+
+beforeAll(async () => {
+  // 15 ms per answer: with 4 in flight at most, the concurrency cap binds inside each burst.
+  sb = await sandbox({ rateWindowMs: WINDOW, bucketLimits: { read: READ }, faults: 'latency_ms=15' });
+  const spend = sb.limits.spend.bind(sb.limits);
+  sb.limits.spend = (who, buckets, now) => {
+    const refused = spend(who, buckets, now);
+    if (!refused && who === ADMIN_KEY_ID) served.push(now ?? Date.now());
+    return refused;
+  };
+});
+afterAll(() => sb.close());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('Limits: calls sent at once (tokens free) and calls queued through bottleneck share the buckets and the 4 slots', () => {
+  it('racing both paths at the edge of the read bucket: zero 429s, never more than 4 in flight, every token of each whole window used', async () => {
+    const w = client(sb);
+    await w.client.me();
+    await atWindowStart(WINDOW);
+    const from = Date.now();
+    const calls: Promise<unknown>[] = [];
+    const read = () => calls.push(w.client.call('list_members', { path: { workspace: 'acme' }, query: { limit: 1 } }));
+    for (let window = 0; window < 3; window++) {
+      const start = from + window * WINDOW;
+      // Early in the window: single calls that find tokens free, some of them while others are in flight.
+      await sleep(Math.max(0, start + 100 - Date.now()));
+      for (let i = 0; i < 10; i++, await sleep(4)) read();
+      // Near its end: a burst larger than what is left, so the rest waits for the refill and races the next window's calls.
+      await sleep(Math.max(0, start + WINDOW - 120 - Date.now()));
+      for (let i = 0; i < 20; i++) read();
+    }
+    await Promise.all(calls);
+    const to = Math.max(...served);
+    const first = Math.ceil(from / WINDOW);
+    const whole = Math.floor(to / WINDOW) - first;
+    const perWindow = Array.from({ length: whole }, (_, i) => served.filter((t) => Math.floor(t / WINDOW) === first + i).length);
+    expect(sb.limits.refusals(ADMIN_KEY_ID)).toMatchObject({ rate_limited: 0, too_many_concurrent: 0 });
+    expect(w.rejected()).toEqual({ rate_limited: 0, too_many_concurrent: 0 });
+    expect(sb.limits.peakInFlight(ADMIN_KEY_ID)).toBeLessThanOrEqual(4);
+    expect(w.client.limiterState().peakInFlight).toBe(4);
+    expect(perWindow.length).toBeGreaterThanOrEqual(3);
+    expect(perWindow).toEqual(perWindow.map(() => READ));
+    const { sent } = w.client.limiterState();
+    expect(sent.atOnce).toBeGreaterThan(0);
+    expect(sent.queued).toBeGreaterThan(0);
+    expect(sent.atOnce + sent.queued).toBe(calls.length + 1);
+    await w.client.close();
+  });
+});

@@ -1,0 +1,55 @@
+import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
+import { listenLoopback } from './listen.js';
+
+/** What the gateway does with the API's answer: pass it on, replace it with a status, or cut the connection. */
+export type GatewayFault = number | 'cut' | null;
+
+export interface Gateway {
+  url: string;
+  /** Requests that reached the gateway, as "METHOD /path?query". */
+  readonly requests: string[];
+  /** Answers the gateway replaced after the API had answered (the write was applied). */
+  readonly replaced: { request: string; upstreamStatus: number; fault: Exclude<GatewayFault, null> }[];
+  /** Decides per request; default passes everything on. */
+  fault: (method: string, url: string) => GatewayFault;
+  close(): Promise<void>;
+}
+
+/**
+ * A gateway in front of an API that lets the API apply a request, then loses its answer:
+ * it answers a 5xx of its own (a gateway's HTML page, as load balancers send) or cuts
+ * the connection, the way a real proxy fails after the backend did the work.
+ */
+export async function startGateway(target: string): Promise<Gateway> {
+  const upstream = new URL(target);
+  const gw: Gateway = { url: '', requests: [], replaced: [], fault: () => null, close: async () => undefined };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const line = `${req.method} ${req.url}`;
+    gw.requests.push(line);
+    const fault = gw.fault(req.method ?? '', req.url ?? '');
+    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      if (fault === null) {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+        return;
+      }
+      // The API has answered, so the write is applied; read its answer to the end, then lose it.
+      up.resume();
+      up.on('end', () => {
+        gw.replaced.push({ request: line, upstreamStatus: up.statusCode ?? 0, fault });
+        if (fault === 'cut') {
+          res.socket?.destroy();
+          return;
+        }
+        res.writeHead(fault, { 'content-type': 'text/html', connection: 'close' });
+        res.end(`<html><body><h1>${fault} gateway error</h1></body></html>`);
+      });
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  const listening = await listenLoopback(server);
+  gw.url = listening.url;
+  gw.close = listening.close;
+  return gw;
+}
