@@ -232,7 +232,7 @@ export class ReplyInboxClient {
     const e = p.endpoint;
     const caller = opts.signal;
     if (caller?.aborted || this.closed) throw new CancelledError(e.name, 'no');
-    if (e.name !== 'get_me') await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
+    if (!e.tellsLimits) await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
     const deadlineMs = opts.deadlineMs ?? this.timeouts.deadlineMs;
     const deadlineAt = Date.now() + deadlineMs;
     const deadline = new AbortController();
@@ -349,7 +349,7 @@ export class ReplyInboxClient {
     } catch {
       throw new ApiError({ status: res.status, code: 'invalid_response', message: `${e.name} answered with a body that is not JSON.`, endpoint: e.name, attempts });
     }
-    if (e.name === 'get_me') this.applyMe(data);
+    if (e.tellsLimits) this.applyMe(data);
     return { ...base, data: data as T };
   }
 }
