@@ -23,7 +23,8 @@ export interface BodyLimits {
 }
 export const DEFAULT_BODY_LIMITS: BodyLimits = { binary: 25 * 1024 * 1024, json: 16 * 1024 * 1024 };
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 20_000, bodyMs: 30_000, deadlineMs: 60_000 };
+/** The deadline stays under the 60 s request timeout common to MCP clients: a call answers before its client gives up. */
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 20_000, bodyMs: 30_000, deadlineMs: 50_000 };
 
 export interface HttpRequest {
   endpoint: string;
