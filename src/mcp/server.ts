@@ -22,7 +22,7 @@ import { confirmWrite } from './confirm/ask.js';
 import type { ConfirmMode } from './confirm/confirm.js';
 
 /**
- * What every tool shares, said once here rather than in each of 46 schemas (the tool list
+ * What every tool shares, said once here rather than in each tool's schema (the tool list
  * is paid for on every turn; the instructions once per session).
  */
 export const SERVER_INSTRUCTIONS = [
