@@ -8,6 +8,7 @@ import { splitArgs } from './runtime/call.js';
 import type { ApiCaller, ToolContext } from './runtime/tool-context.js';
 import { ToolError, argumentError, errorBody, errorResult, isUpstreamFailure, typed } from './errors.js';
 import { checkOutput, checkedApi } from './runtime/response-check.js';
+import { keepAlive } from './runtime/keep-alive.js';
 import { Fence } from './view/fence.js';
 import { itemBound, multiPageApi, multiPageSummary } from './runtime/multipage.js';
 import { Notices } from './notices.js';
@@ -238,6 +239,8 @@ export class InboxServer {
     // A multi-page read: the tool's own list call is paged under the limiter, with progress.
     const paging = bound === undefined ? null : multiPageApi(this.api, tool.name, { maxItems: bound, signal: extra.signal, onPage: (n, total, message) => void ctx.progress(n, total, message) });
     if (paging) ctx.api = paging;
+    // A multi-page read reports its own progress, page by page.
+    const stopKeepAlive = progressToken !== undefined && !paging ? keepAlive((n, message) => ctx.progress(n, undefined, message)) : undefined;
     try {
       const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(args) : null;
       const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal });
@@ -251,6 +254,8 @@ export class InboxServer {
       this.o.log.debug({ tool: name, code: typed(err, name).code }, 'tool call failed');
       this.failed(err, name);
       return errorResult(err, name);
+    } finally {
+      stopKeepAlive?.();
     }
   }
 }
