@@ -21,6 +21,8 @@ import { textOf } from './view/shape.js';
 import type { ToolDef, ToolOutput } from './runtime/tool.js';
 import { confirmWrite } from './confirm/ask.js';
 import type { ConfirmMode } from './confirm/confirm.js';
+import type { InboxWatch } from './live/inbox-watch.js';
+import { Subscriptions } from './live/subscriptions.js';
 
 /**
  * What every tool shares, said once here rather than in each tool's schema (the tool list
@@ -53,6 +55,8 @@ export interface InboxServerOptions {
   scopeRefreshSeconds?: number;
   /** Which writes ask the person first when the client supports elicitation (default destructive). */
   confirm?: ConfirmMode;
+  /** The poller shared by every session of this key: with it, leads and conversations can be subscribed to. */
+  inboxWatch?: InboxWatch;
 }
 
 interface MeLike {
@@ -78,11 +82,14 @@ export class InboxServer {
   private refreshing: Promise<boolean> | null = null;
   private readonly notices: Notices;
   private readonly watch: ScopeWatch;
+  /** This session's resource subscriptions, when watching is on. */
+  private readonly subscriptions: Subscriptions | null;
   /** The client as tools and resources see it: every JSON answer checked against its endpoint. */
   private readonly api: ApiCaller;
 
   constructor(private readonly o: InboxServerOptions) {
-    this.mcp = new McpServer({ name: o.name, version: o.version }, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS });
+    const live = o.inboxWatch ? { resources: { subscribe: true, listChanged: true } } : {};
+    this.mcp = new McpServer({ name: o.name, version: o.version }, { capabilities: { tools: { listChanged: true }, logging: {}, ...live }, instructions: SERVER_INSTRUCTIONS });
     this.notices = new Notices(this.mcp, o.log);
     this.api = checkedApi(o.api);
     const server = this.mcp.server;
@@ -91,6 +98,7 @@ export class InboxServer {
     const access = this.access();
     registerResources(this.mcp, access, o.log);
     registerPrompts(this.mcp, access);
+    this.subscriptions = o.inboxWatch ? new Subscriptions(server, o.inboxWatch, access, o.log) : null;
     this.watch = new ScopeWatch((o.scopeRefreshSeconds ?? 300) * 1000, () => this.refreshQuietly());
     // Per connection, never per process: an HTTP deployment runs one InboxServer per session.
     const initialized = server.oninitialized;
@@ -103,6 +111,7 @@ export class InboxServer {
     server.onclose = () => {
       closed?.();
       this.watch.stop();
+      void this.subscriptions?.close();
     };
   }
 
@@ -123,6 +132,7 @@ export class InboxServer {
   /** Stop the periodic scope refresh; closing the MCP connection does it too. */
   async close(): Promise<void> {
     this.watch.stop();
+    await this.subscriptions?.close();
     await this.mcp.close();
   }
 
@@ -246,6 +256,7 @@ export class InboxServer {
       const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal });
       if (refused) return errorResult(refused, name);
       const out = tool.run ? await tool.run(ctx, args) : await runGeneric(ctx, tool, args);
+      if (tool.endpoint.write && workspace) this.o.inboxWatch?.touched(workspace, leadIdsOf(args));
       checkOutput(tool.endpoint, tool.output, out.structured);
       const read = paging?.envelope();
       const text = read ? `${out.text}\n${multiPageSummary(read)}` : out.text;
@@ -258,6 +269,12 @@ export class InboxServer {
       stopKeepAlive?.();
     }
   }
+}
+
+/** The leads a write names (lead_id, lead_ids): subscribers of those leads hear of the change at once. */
+function leadIdsOf(args: Record<string, unknown>): string[] {
+  const ids = [args.lead_id, ...(Array.isArray(args.lead_ids) ? args.lead_ids : [])];
+  return ids.filter((id): id is string => typeof id === 'string');
 }
 
 /** Tools hidden because the key lacks their scope, by name. */
