@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 import { ALL_TOOLS } from '../../tools/index.js';
 import type { Logger } from 'pino';
-import { ApiError, type LimiterEvent, RedisLimitStore, ReplyInboxClient } from '../client/index.js';
+import { ApiError, type CallResult, KeyProbe, type LimiterEvent, RedisLimitStore, ReplyInboxClient } from '../client/index.js';
+import type { Me } from '../spec/index.js';
 import { createLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import type { HttpAuth } from '../mcp/transport/http/auth.js';
 import { LOOPBACK_NAMES } from '../mcp/transport/http/listen.js';
 import { serveHttp } from '../mcp/transport/http.js';
 import { InboxServer } from '../mcp/server.js';
+import { InboxWatch } from '../mcp/live/inbox-watch.js';
 import { serveStdio } from '../mcp/transport/stdio.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../sandbox/index.js';
 import { VERSION } from '../version.js';
@@ -23,8 +25,22 @@ interface Parts {
   sandbox: Sandbox | null;
 }
 
-function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void): ReplyInboxClient {
-  return new ReplyInboxClient({ apiKey, baseUrl: p.baseUrl, logger: p.log.child({ part: 'client' }), userAgent: `reply-inbox-mcp/${VERSION}`, onLimiterEvent, sharedLimits: p.store });
+const USER_AGENT = `reply-inbox-mcp/${VERSION}`;
+
+function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void, me?: CallResult): ReplyInboxClient {
+  return new ReplyInboxClient({ apiKey, baseUrl: p.baseUrl, logger: p.log.child({ part: 'client' }), userAgent: USER_AGENT, onLimiterEvent, sharedLimits: p.store, me: me as CallResult<Me> | undefined });
+}
+
+/** One poller per client, so per key: every session of the key shares it (none when watching is off). */
+const watches = new WeakMap<ReplyInboxClient, InboxWatch>();
+function watchOf(p: Parts, client: ReplyInboxClient): InboxWatch | undefined {
+  if (p.config.watchSeconds === 0) return undefined;
+  let w = watches.get(client);
+  if (!w) {
+    w = new InboxWatch({ api: client, intervalMs: p.config.watchSeconds * 1000, log: p.log.child({ part: 'watch' }) });
+    watches.set(client, w);
+  }
+  return w;
 }
 
 function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
@@ -39,6 +55,7 @@ function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
     log: p.log,
     scopeRefreshSeconds: c.scopeRefreshSeconds,
     confirm: c.confirm,
+    inboxWatch: watchOf(p, client),
   });
 }
 
@@ -59,12 +76,18 @@ async function runHttp(p: Parts): Promise<number> {
       return 1;
     }
   }
+  // Keys from requests are checked by one shared probe before anything is built for them.
+  const probe = auth.kind === 'bearer' ? new KeyProbe(p.baseUrl, USER_AGENT) : undefined;
   const handle = await serveHttp({
     listen: c.http!,
     auth,
     allowedHosts: c.allowedHosts ?? LOOPBACK_NAMES,
     maxSessions: c.maxSessions,
-    newClient: (apiKey, onEvent) => newClient(p, apiKey, onEvent),
+    maxSessionsPerKey: c.maxSessionsPerKey,
+    authFailuresPerMinute: c.authFailuresPerMinute,
+    drainTimeoutMs: c.drainSeconds * 1000,
+    newClient: (apiKey, onEvent, me) => newClient(p, apiKey, onEvent, me),
+    probe: probe && ((apiKey) => probe.me(apiKey)),
     newServer: (client) => newServer(p, client),
     health: () => {
       const down = p.store?.unavailable(0);
@@ -81,6 +104,7 @@ async function runHttp(p: Parts): Promise<number> {
   });
   p.log.info({ sessions: handle.sessions() }, 'draining: finishing the calls in flight');
   await handle.drain();
+  await probe?.close();
   return 0;
 }
 
@@ -111,7 +135,7 @@ async function main(): Promise<number> {
   const log = createLogger('reply-inbox-mcp', config.logLevel);
   let sandbox: Sandbox | null = null;
   if (config.sandbox) {
-    sandbox = await startSandbox({ port: 0, logLevel: config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn' });
+    sandbox = await startSandbox({ port: 0, replyEverySeconds: config.sandboxReplySeconds, logLevel: config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn' });
     log.info({ base_url: sandbox.baseUrl, key: config.sandboxKey }, 'embedded sandbox started');
   }
   const apiKey = sandbox ? SANDBOX_KEYS[config.sandboxKey] : config.apiKey;
@@ -132,6 +156,7 @@ async function main(): Promise<number> {
   const client = newClient(parts, apiKey!, onLimiterEvent);
   server = newServer(parts, client);
   const shutdown = async () => {
+    watches.get(client)?.close();
     await client.close().catch(() => undefined);
     await store?.close();
     await sandbox?.close().catch(() => undefined);
@@ -145,9 +170,7 @@ async function main(): Promise<number> {
     return 1;
   }
   log.info({ tools: server.toolNames.length, hidden: server.hiddenTools.filter((h) => h.reason !== 'not_selected').length, workspace: server.defaultWorkspace ?? null }, 'serving over stdio');
-  process.once('SIGTERM', () => void server.mcp.close());
-  process.once('SIGINT', () => void server.mcp.close());
-  await serveStdio(server);
+  await serveStdio(server, { drainTimeoutMs: config.drainSeconds * 1000, cancelQueued: () => client.close() });
   await shutdown();
   return 0;
 }

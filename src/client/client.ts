@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type LogLevel, createLogger } from '../log.js';
-import { mayHoldSecret, redactDeep, registerSecret } from '../redact.js';
-import { type Bucket, ENDPOINT_BY_NAME, type Endpoint, type Me, errorEnvelopeSchema } from '../spec/index.js';
+import { registerSecret } from '../redact.js';
+import { type Bucket, ENDPOINT_BY_NAME, type Me } from '../spec/index.js';
 import { DEFAULT_CACHE_TTLS, type CacheTtls, ResponseCache } from './cache.js';
 import {
   ApiError,
@@ -16,7 +16,7 @@ import {
   TimeoutError,
   ValidationError,
 } from './errors.js';
-import { AbortedExchange, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
+import { AbortedExchange, type BodyLimits, DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
 import { Limiter } from './limiter.js';
 import { Dropped, type LimiterEvent, type LimiterOptions, type LimiterState, LimiterUnavailable, NoTokenInTime, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter-types.js';
 import { type PageOptions, paginate } from './paginate.js';
@@ -24,6 +24,7 @@ import { type RateInfo, readRateInfo } from './rate-headers.js';
 import type { RedisLimitStore } from './redis-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
 import { SharedLimiter } from './shared-limiter.js';
+import { apiErrorOf, parseJson, tooLargeError } from './key-probe.js';
 import { type CallInput, type Prepared, prepare } from './validate.js';
 
 export interface ClientOptions {
@@ -34,6 +35,8 @@ export interface ClientOptions {
   logger?: Logger;
   logLevel?: LogLevel;
   timeouts?: Partial<Timeouts>;
+  /** The most response body read, in bytes, for attachments and for JSON; past it the call fails with response_too_large. */
+  maxBodyBytes?: Partial<BodyLimits>;
   userAgent?: string;
   retry?: Partial<RetryOptions>;
   /**
@@ -55,6 +58,8 @@ export interface ClientOptions {
   onLimiterEvent?: (e: LimiterEvent) => void;
   /** Keep this key's buckets and concurrency in Redis, shared with every instance using the same store. */
   sharedLimits?: RedisLimitStore;
+  /** A GET /v1/me answer already read for this key (KeyProbe): cached and applied instead of read again. */
+  me?: CallResult<Me>;
 }
 
 export interface CallOptions extends CallInput {
@@ -95,6 +100,7 @@ export class ReplyInboxClient {
   private readonly http: Http;
   private readonly limiter: RateLimiter;
   private readonly timeouts: Timeouts;
+  private readonly bodyLimits: BodyLimits;
   private readonly retry: RetryOptions;
   private readonly cache: ResponseCache<CallResult<unknown>>;
   private readonly userAgent: string;
@@ -111,6 +117,7 @@ export class ReplyInboxClient {
     this.keyHandle = PUBLIC_HANDLE.exec(o.apiKey)?.[1] ?? 'unknown';
     this.log = (o.logger ?? createLogger('reply-inbox-client', o.logLevel ?? 'warn')).child({ key: this.keyHandle });
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
+    this.bodyLimits = { ...DEFAULT_BODY_LIMITS, ...o.maxBodyBytes };
     this.retry = { ...DEFAULT_RETRY, ...o.retry };
     this.userAgent = o.userAgent ?? 'reply-inbox-mcp-client/0.1';
     this.http = new Http(o.baseUrl, this.timeouts);
@@ -129,6 +136,11 @@ export class ReplyInboxClient {
     this.limiter = store ? new SharedLimiter({ ...limiterOptions, store, tag: store.tagOf(o.apiKey) }) : new Limiter(limiterOptions);
     this.cache = new ResponseCache(o.cache === false ? {} : { ...DEFAULT_CACHE_TTLS, ...o.cache });
     this.limitsReady = o.discoverLimits === false ? Promise.resolve() : null;
+    if (o.me) {
+      this.cache.set('get_me /v1/me', o.me, this.cache.ttlOf('get_me'));
+      this.applyMe(o.me.data);
+      this.limitsReady = Promise.resolve();
+    }
   }
 
   /** Call one endpoint of the table by name. */
@@ -224,7 +236,7 @@ export class ReplyInboxClient {
     const e = p.endpoint;
     const caller = opts.signal;
     if (caller?.aborted || this.closed) throw new CancelledError(e.name, 'no');
-    if (e.name !== 'get_me') await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
+    if (!e.tellsLimits) await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
     const deadlineMs = opts.deadlineMs ?? this.timeouts.deadlineMs;
     const deadlineAt = Date.now() + deadlineMs;
     const deadline = new AbortController();
@@ -310,9 +322,10 @@ export class ReplyInboxClient {
     if (p.body !== undefined) headers['content-type'] = 'application/json';
     const started = Date.now();
     try {
-      const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal });
+      const maxBodyBytes = e.returns === 'binary' ? this.bodyLimits.binary : this.bodyLimits.json;
+      const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal, maxBodyBytes });
       const info = readRateInfo(res.headers);
-      const error = res.status >= 400 ? this.apiError(e, res, info) : undefined;
+      const error = res.tooLarge ? tooLargeError(e, res) : res.status >= 400 ? apiErrorOf(e, res, info) : undefined;
       this.log.debug(
         { endpoint: e.name, status: res.status, ms: Date.now() - started, bucket: info.bucket, remaining: info.remaining, code: error?.code },
         'request',
@@ -324,30 +337,6 @@ export class ReplyInboxClient {
       this.log.debug({ endpoint: e.name, ms: Date.now() - started, failure: failure instanceof AbortedExchange ? 'aborted' : failure.code }, 'request failed');
       return { value: { ok: false, error: failure }, settlement: failure.sent === 'no' ? { kind: 'not_sent' } : { kind: 'lost' } };
     }
-  }
-
-  private apiError(e: Endpoint, res: HttpResponse, info: RateInfo): ApiError {
-    let parsed: unknown;
-    try {
-      parsed = parseJson(res.body);
-    } catch {
-      parsed = undefined;
-    }
-    const env = errorEnvelopeSchema.safeParse(parsed);
-    if (env.success) {
-      const x = env.data.error;
-      return new ApiError({
-        status: res.status,
-        code: x.code,
-        message: x.message,
-        endpoint: e.name,
-        param: x.param,
-        required_scope: x.required_scope,
-        retry_after: x.retry_after ?? info.retryAfter,
-      });
-    }
-    const code = res.status === 429 ? 'rate_limited' : res.status === 502 ? 'upstream_error' : res.status >= 500 ? 'internal_error' : `http_${res.status}`;
-    return new ApiError({ status: res.status, code, message: `${e.name} answered HTTP ${res.status} without an error body.`, endpoint: e.name, retry_after: info.retryAfter });
   }
 
   private shape<T>(p: Prepared, res: HttpResponse, attempts: number): CallResult<T> {
@@ -365,16 +354,9 @@ export class ReplyInboxClient {
     } catch {
       throw new ApiError({ status: res.status, code: 'invalid_response', message: `${e.name} answered with a body that is not JSON.`, endpoint: e.name, attempts });
     }
-    if (e.name === 'get_me') this.applyMe(data);
+    if (e.tellsLimits) this.applyMe(data);
     return { ...base, data: data as T };
   }
-}
-
-/** A JSON body from the API, with any secret it echoes (in whatever form) redacted before anyone sees it. */
-function parseJson(body: Buffer): unknown {
-  const text = body.toString('utf8');
-  const data: unknown = JSON.parse(text);
-  return mayHoldSecret(text) ? redactDeep(data) : data;
 }
 
 /** Settle with the promise, or reject at once when the signal fires. */

@@ -144,6 +144,9 @@ describe('HTTP flags: a mistake is named before anything starts (exit 2)', () =>
     [['--http', '0', '--api-key', SANDBOX_KEYS.admin, '--base-url', 'http://127.0.0.1:9'], /protect the endpoint with --http-token/],
     [['--sandbox', '--http-token', 'a-long-enough-secret'], /--http-token protects the HTTP endpoint: use it with --http/],
     [['--sandbox', '--http', '0', '--http-token', 'short'], /--http-token: use a secret of at least 16 characters/],
+    // A bearer token is one word: a token with spaces or quotes could never match, so it is refused at start.
+    [['--sandbox', '--http', '0', '--http-token', 'correct horse battery staple'], /--http-token: use only letters, digits and - \. _ ~ \+ \/ \(no spaces or quotes\)/],
+    [['--sandbox', '--http', '0', '--http-token', '"quoted-secret-of-the-team"'], /--http-token: use only letters/],
     [['--sandbox', '--http', 'localhost:http'], /--http: expected \[host:\]port/],
     [['--sandbox', '--redis', 'http://127.0.0.1:6379'], /--redis: expected redis:\/\/host:port/],
     [['--sandbox', '--http', '0', '--max-sessions', '0'], /--max-sessions/],

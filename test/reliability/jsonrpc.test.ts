@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
+import { TOOL_ENDPOINTS } from '../../src/spec/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import { BIN, cleanEnv, secretsIn } from './helpers.js';
 
@@ -25,6 +26,7 @@ let exitCode: number | null = null;
 
 const INIT = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
 const line = (m: unknown) => (typeof m === 'string' ? m : JSON.stringify(m));
+const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
 /** Everything written, in order: garbage between real requests, the last one a ping that marks the end. */
 const SCRIPT: unknown[] = [
@@ -44,6 +46,10 @@ const SCRIPT: unknown[] = [
   { jsonrpc: '2.0', id: 'cursor-number', method: 'tools/list', params: { cursor: 5 } },
   { jsonrpc: '2.0', id: 'unknown-method', method: 'inbox/delete_everything' },
   { jsonrpc: '2.0', id: 'unknown-tool', method: 'tools/call', params: { name: 'send_email', arguments: {} } },
+  // 10,000 levels deep: a response to no request (once an uncaught RangeError that ended the process), and a request.
+  `{"jsonrpc":"2.0","id":987654,"result":${nested(10_000)}}`,
+  `{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{"name":"get_me","arguments":${nested(10_000)}}}`,
+  `[${nested(10_000)}]`,
   `{"jsonrpc":"2.0","id":"huge","method":"tools/call","params":{"name":"get_lead","arguments":{"lead_id":"${'x'.repeat(1_000_000)}"}}}`,
   { jsonrpc: '2.0', id: 'after', method: 'tools/call', params: { name: 'get_me', arguments: {} } },
   { jsonrpc: '2.0', id: 'list-after', method: 'tools/list' },
@@ -87,7 +93,7 @@ describe('Malformed JSON-RPC on stdin: the server keeps serving', () => {
   it('after all the garbage, initialize, tools/call and tools/list are answered, and the server exits 0 when stdin closes', () => {
     expect(answerTo('init')?.result?.serverInfo?.name).toBe('reply-inbox-mcp');
     expect(answerTo('after')?.result?.structuredContent?.owner?.id).toBe('usr_ada');
-    expect(answerTo('list-after')?.result?.tools).toHaveLength(46);
+    expect(answerTo('list-after')?.result?.tools).toHaveLength(TOOL_ENDPOINTS.length);
     expect(answerTo('last')?.result).toEqual({});
     expect(exitCode).toBe(0);
   });
@@ -124,8 +130,15 @@ describe('Malformed JSON-RPC on stdin: the server answers with protocol errors',
 
   it('a line that is not JSON, or JSON that is no request at all, is answered -32700 or -32600 with id null', () => {
     const nullIds = answers.filter((a) => a.id === null).map((a) => a.error?.code);
-    // Three lines are not JSON; [], 42 and "a string" parse but are not requests.
+    // Three lines are not JSON; [], 42, "a string" and the deep array parse but are not requests.
     expect(nullIds.filter((c) => c === -32700)).toHaveLength(3);
-    expect(nullIds.filter((c) => c === -32600)).toHaveLength(3);
+    expect(nullIds.filter((c) => c === -32600)).toHaveLength(4);
+  });
+
+  it('a message nested 10,000 levels deep is refused unread: a request -32600 for its id, a response not answered, and the server keeps serving', () => {
+    expect(answerTo('deep')?.error).toMatchObject({ code: -32600, message: expect.stringMatching(/nests deeper than 100 levels/) });
+    expect(answerTo(987654)).toBeUndefined();
+    expect(answerTo('last')?.result).toEqual({});
+    expect(stderr).not.toMatch(/RangeError/);
   });
 });

@@ -21,6 +21,15 @@ describe('JSON-RPC 2.0: a message that cannot be handled gets the error the spec
     expect(bad.error.message).toMatch(/tools\/call: params\.name/);
     expect(replyOf(vetMessage({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { cursor: 5 } }))).toMatchObject({ error: { code: -32602 } });
   });
+  it('a message nested past 100 levels is refused without a throw: -32600 for a request, nothing for a response', () => {
+    const nested = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    expect(replyOf(vetLine(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x","arguments":{"a":${nested(10_000)}}}}`))).toMatchObject({ id: 4, error: { code: -32600 } });
+    expect(vetLine(`{"jsonrpc":"2.0","id":5,"result":{"a":${nested(10_000)}}}`)).toEqual({ reply: null });
+    expect(replyOf(vetLine(nested(10_000)))).toMatchObject({ id: null, error: { code: -32600 } });
+    // Brackets inside strings are text, not nesting.
+    expect('message' in vetLine(`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"s":"${'['.repeat(500)}\\"${'{'.repeat(500)}"}}`)).toBe(true);
+    expect('message' in vetLine(`{"jsonrpc":"2.0","id":7,"method":"ping","params":{"a":${nested(90)}}}`)).toBe(true);
+  });
   it('a malformed notification is dropped, never answered', () => {
     expect(vetMessage({ jsonrpc: '1.0', method: 'notifications/initialized' })).toEqual({ reply: null });
     expect(vetMessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params: 'x' })).toEqual({ reply: null });

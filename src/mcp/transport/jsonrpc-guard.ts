@@ -62,13 +62,46 @@ export function vetMessage(value: unknown): Vetted {
   return { message: parsed.data };
 }
 
-/** One line of stdio. */
+/** Deeper than this is no MCP message, and JSON this deep overflows the stack of recursive code (a schema check, a log line). */
+export const MAX_DEPTH = 100;
+
+/** Whether brackets nest past `max`, counted outside strings without parsing. */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** One message as text: a line of stdio or the body of an HTTP POST. */
 export function vetLine(line: string): Vetted {
   let value: unknown;
   try {
     value = JSON.parse(line);
-  } catch {
-    return error(null, -32700, 'Parse error: the line is not JSON.');
+  } catch (e) {
+    return e instanceof SyntaxError ? error(null, -32700, 'Parse error: the message is not JSON.') : tooDeep(undefined);
   }
-  return vetMessage(value);
+  if (nestsDeeperThan(line, MAX_DEPTH)) return tooDeep(value);
+  try {
+    return vetMessage(value);
+  } catch {
+    // Whatever a check throws on, the message is refused and the server keeps serving.
+    return error(null, -32600, 'Invalid Request: not a JSON-RPC 2.0 message.');
+  }
+}
+
+/** Refused unread: a request is told so for its id; a response or a notification is never answered. */
+function tooDeep(value: unknown): Vetted {
+  const m = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  if (m && (!('method' in m) || !('id' in m))) return { reply: null };
+  return error(m && isId(m.id) ? m.id : null, -32600, `Invalid Request: the message nests deeper than ${MAX_DEPTH} levels.`);
 }

@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { InFlight, drainCalls } from './in-flight.js';
 import { vetLine } from './jsonrpc-guard.js';
 import type { InboxServer } from '../server.js';
 
@@ -15,6 +16,9 @@ export class GuardedStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Requests taken and not yet answered, by id. */
+  readonly inFlight = new InFlight();
+  private readonly pending = new Set<string>();
   private buffer: Buffer = Buffer.alloc(0);
   private started = false;
 
@@ -39,8 +43,29 @@ export class GuardedStdioTransport implements Transport {
 
   private handle(line: string): void {
     const v = vetLine(line);
-    if ('message' in v) this.onmessage?.(v.message);
-    else if (v.reply) void this.send(v.reply);
+    if (!('message' in v)) {
+      if (v.reply) void this.send(v.reply);
+      return;
+    }
+    const m = v.message as { id?: string | number; method?: string };
+    const key = 'method' in m && 'id' in m ? idKey(m.id) : null;
+    if (key !== null && !this.pending.has(key)) {
+      this.pending.add(key);
+      this.inFlight.start();
+    }
+    try {
+      this.onmessage?.(v.message);
+    } catch (e) {
+      // A message the protocol layer chokes on must not end the process: report it, keep serving.
+      this.onerror?.(e as Error);
+    }
+  }
+
+  /** Take no more input: a draining server answers what it took and nothing new. */
+  stopReading(): void {
+    this.stdin.off('data', this.onData);
+    this.stdin.pause();
+    this.buffer = Buffer.alloc(0);
   }
 
   async start(): Promise<void> {
@@ -51,6 +76,9 @@ export class GuardedStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    const m = message as { id?: string | number; method?: string };
+    const key = !('method' in m) && 'id' in m ? idKey(m.id) : null;
+    if (key !== null && this.pending.delete(key)) this.inFlight.end();
     return new Promise((resolve) => {
       if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.stdout.once('drain', resolve);
@@ -66,13 +94,42 @@ export class GuardedStdioTransport implements Transport {
   }
 }
 
-/** Serve over stdio until the client closes stdin; resolves when the transport is closed. */
-export async function serveStdio(server: InboxServer): Promise<void> {
+const idKey = (id: unknown): string | null => (typeof id === 'string' ? `s:${id}` : typeof id === 'number' ? `n:${id}` : null);
+
+export interface StdioOptions {
+  /** How long calls in flight may take to be answered once shutdown begins. Default 30 s. */
+  drainTimeoutMs?: number;
+  /** Cancel the calls still queued when that time is up (they answer "cancelled before it was sent"). */
+  cancelQueued?(): Promise<void>;
+  /** Signals that start the drain. Default SIGTERM and SIGINT. */
+  signals?: NodeJS.Signals[];
+}
+
+/**
+ * Serve over stdio until shutdown; resolves when the transport is closed. A signal or the end
+ * of stdin drains as HTTP mode does: no new message is taken, the calls in flight are answered
+ * (up to drainTimeoutMs; what is still queued then answers "cancelled"), then the server closes.
+ */
+export async function serveStdio(server: InboxServer, o: StdioOptions = {}): Promise<void> {
   const transport = new GuardedStdioTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });
   await server.mcp.connect(transport);
-  process.stdin.once('end', () => void server.mcp.close());
-  await closed;
+  let drained: Promise<void> | null = null;
+  const drain = () => {
+    drained ??= (async () => {
+      transport.stopReading();
+      await drainCalls(transport.inFlight, o.drainTimeoutMs ?? 30_000, o.cancelQueued ?? (async () => undefined));
+      await server.close();
+    })();
+  };
+  const signals = o.signals ?? ['SIGTERM', 'SIGINT'];
+  for (const s of signals) process.once(s, drain);
+  process.stdin.once('end', drain);
+  try {
+    await closed;
+  } finally {
+    for (const s of signals) process.off(s, drain);
+  }
 }

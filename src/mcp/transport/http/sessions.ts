@@ -8,6 +8,8 @@ export interface Session {
   transport: StreamableHTTPServerTransport;
   server: InboxServer;
   lastSeen: number;
+  /** Requests of this session not yet answered: a busy session is never evicted. */
+  busy: number;
 }
 
 /**
@@ -56,6 +58,23 @@ export class Sessions {
 
   get size(): number {
     return this.byId.size;
+  }
+
+  /**
+   * Make room for one more session of `owner` under its cap `perOwner`: close its
+   * longest-idle sessions (none with a request under way). False when they are all busy.
+   */
+  async makeRoomFor(owner: string, perOwner: number): Promise<boolean> {
+    const own = [...this.byId.values()].filter((s) => s.owner === owner);
+    const idle = own.filter((s) => s.busy === 0).sort((a, b) => a.lastSeen - b.lastSeen);
+    const excess = own.length - perOwner + 1;
+    if (excess <= 0) return true;
+    if (idle.length < excess) return false;
+    for (const s of idle.slice(0, excess)) {
+      this.byId.delete(s.id);
+      await s.transport.close().catch(() => undefined);
+    }
+    return true;
   }
 
   /** Sessions whose client went away without DELETE would otherwise live for ever. */
