@@ -26,7 +26,7 @@ import type { InboxWatch } from './live/inbox-watch.js';
 import { Subscriptions } from './live/subscriptions.js';
 
 /**
- * What every tool shares, said once here rather than in each of 46 schemas (the tool list
+ * What every tool shares, said once here rather than in each tool's schema (the tool list
  * is paid for on every turn; the instructions once per session).
  */
 export const SERVER_INSTRUCTIONS = [
