@@ -133,7 +133,6 @@ export const leadTools = [
     endpoint: 'mark_booked',
     title: 'Mark a lead booked',
     description: 'Moves a lead to state booked and completes its open tasks; create_meeting=true also records a meeting. Books nothing on a calendar.',
-    extra: WRITE_VIEW,
     output: writeOutput('lead'),
     run: runWrite('mark_booked', ['state', 'booked_at']),
   }),
@@ -141,7 +140,6 @@ export const leadTools = [
     endpoint: 'mark_disqualified',
     title: 'Mark a lead disqualified',
     description: 'Moves a lead to state disqualified and completes its open tasks.',
-    extra: WRITE_VIEW,
     output: writeOutput('lead'),
     run: runWrite('mark_disqualified', ['state', 'disqualified_at']),
     confirm: {

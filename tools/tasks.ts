@@ -26,7 +26,6 @@ export const taskTools = [
     title: 'Update a task',
     description: 'Changes a task\'s due day, due time, notes or assignee; null clears a due day, time or notes.',
     docs: { assignee_id: 'New assignable user id.' },
-    extra: WRITE_VIEW,
     output: writeOutput('task'),
     run: runWrite('update_task', ['status', 'due_date', 'due_time', 'assignee_id', 'notes']),
   }),
