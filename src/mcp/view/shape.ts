@@ -61,6 +61,11 @@ export function fenceDeep(value: unknown, fence: Fence, state = { fenced: 0 }, a
   return value;
 }
 
+/** Fractions (rates, averages) to three decimals in the text: sixteen digits are noise to a reader. structuredContent keeps them whole. */
+function rounded(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value;
+}
+
 /**
  * The text copy of a structured result: compact JSON without empty fields, outside text
  * fenced, and the standing note when anything was fenced.
@@ -68,6 +73,6 @@ export function fenceDeep(value: unknown, fence: Fence, state = { fenced: 0 }, a
 export function textOf(structured: unknown, fence: Fence = new Fence()): string {
   const state = { fenced: 0 };
   const fenced = fenceDeep(dropEmpty(structured), fence, state);
-  const json = JSON.stringify(fenced);
+  const json = JSON.stringify(fenced, rounded);
   return state.fenced > 0 ? `${UNTRUSTED_NOTE}\n${json}` : json;
 }
