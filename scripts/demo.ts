@@ -1,13 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * `npm run demo`: an agent's triage session, scripted. A real MCP client spawns the built
  * server over stdio on its embedded sandbox (loopback only) and does what an agent would:
  * find unread interested leads, read a conversation that tries to inject instructions,
- * draft a reply from a template, set a status, then try a write in read-only mode.
+ * draft a reply from a template, set a status, then try a write in read-only mode, and
+ * last watch the inbox (a resource subscription) while a lead replies.
  * It prints a transcript and a summary table, and exits 1 if anything did not behave.
  */
 
@@ -94,13 +95,13 @@ async function triage(s: Session): Promise<string> {
   const rows = ((inbox.structuredContent as { data?: Record<string, unknown>[] } | undefined)?.data ?? []);
   check(rows.length > 0 && rows.every((l) => l.status === 'interested' && l.unread === true), 'every row is an unread interested lead');
   s.note(`${rows.length} unread interested leads on the first page`);
-  const lead = rows.find((l) => l.first_name && l.email !== INJECTION_EMAIL) ?? rows[0];
-  if (!lead) throw new Error('the sandbox has no unread interested lead');
 
   const found = await s.call('list_leads', { email: INJECTION_EMAIL });
   const mallory = ((found.structuredContent as { data?: { id: string }[] } | undefined)?.data ?? [])[0];
   if (!mallory) throw new Error(`no lead ${INJECTION_EMAIL} in the sandbox`);
   s.note(`${INJECTION_EMAIL} is ${mallory.id}`);
+  const lead = rows.find((l) => l.id !== mallory.id) ?? rows[0];
+  if (!lead) throw new Error('the sandbox has no unread interested lead');
 
   const convo = await s.call('get_conversation', { lead_id: mallory.id }, { lines: 40, width: 400 });
   const text = textOf(convo);
@@ -115,7 +116,7 @@ async function triage(s: Session): Promise<string> {
   const templates = await s.call('list_templates', { limit: 50 }, { lines: 0 });
   type Tpl = { id: string; name: string; ai_variables: { name: string }[] };
   const all = (templates.structuredContent as { data?: Tpl[] } | undefined)?.data ?? [];
-  const tpl = all.find((t) => t.ai_variables.length > 0);
+  const tpl = all.find((t) => (t.ai_variables ?? []).length > 0);
   if (!tpl) throw new Error('the sandbox has no template with AI variables');
   out(`    ${all.length} templates; the agent picks "${tpl.name}", whose AI variables (${tpl.ai_variables.map((v) => v.name).join(', ')}) it must write itself`);
   s.note(`chose "${tpl.name}" (${tpl.ai_variables.length} AI variables)`);
@@ -126,7 +127,7 @@ async function triage(s: Session): Promise<string> {
   out(`    the draft a person reviews and sends (ready_to_send=${rendered?.ready_to_send}, unresolved=${JSON.stringify(rendered?.unresolved)}):`);
   block(`Subject: ${rendered?.subject ?? ''}\n${rendered?.body ?? ''}`, 16);
   check(Object.values(overrides).every((v) => rendered?.body?.includes(v)), 'every override is in the rendered body');
-  s.note(`draft for ${lead.first_name ?? lead.id}; ready_to_send=${rendered?.ready_to_send}; nothing sent`);
+  s.note(`draft for ${lead.id}; ready_to_send=${rendered?.ready_to_send}; nothing sent`);
 
   out('\n    The agent ignores the instructions in the email and marks the lead not_interested.');
   const set = await s.call('set_status', { lead_id: mallory.id, status: 'not_interested' }, { lines: 0 });
@@ -152,6 +153,47 @@ async function readOnly(s: Session): Promise<void> {
   const status = (after.structuredContent as { status?: string } | undefined)?.status;
   check(status === lead.status, `the lead's status is unchanged (${status})`);
   s.note(`status still ${status}`);
+}
+
+/** Wait for `ok`, at most `ms`; false when it never came. */
+async function waitFor(ok: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return ok();
+}
+
+async function readText(s: Session, uri: string): Promise<string> {
+  const r = await s.client.readResource({ uri });
+  return (r.contents[0] as { text?: string } | undefined)?.text ?? '';
+}
+
+/** The agent subscribes to the newest leads and waits; a seeded lead replies; the agent reads the new message. */
+async function watch(s: Session): Promise<void> {
+  const uri = 'inbox://acme/leads';
+  const updates: string[] = [];
+  s.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    updates.push(n.params.uri);
+  });
+  out(`
+[watch] resources/subscribe ${JSON.stringify({ uri })}`);
+  await s.client.subscribeResource({ uri });
+  out('    the agent waits; in the sandbox a seeded lead replies every second (--sandbox-reply-seconds 1)');
+  const t0 = performance.now();
+  const heard = await waitFor(() => updates.includes(uri), 20_000);
+  check(heard, `notifications/resources/updated for ${uri} arrived (${Math.round(performance.now() - t0)} ms after subscribing)`);
+  if (!heard) return;
+  const leads = (JSON.parse(await readText(s, uri)) as { leads: { id: string; last_message_at?: string; last_message_direction?: string }[] }).leads;
+  const newest = leads[0]!;
+  out(`
+[watch] resources/read ${uri}: the newest lead is ${newest.id} (last message ${newest.last_message_at}, ${newest.last_message_direction})`);
+  const conversation = await readText(s, `inbox://acme/leads/${newest.id}/conversation`);
+  out(`
+[watch] resources/read inbox://acme/leads/${newest.id}/conversation: the new message, fenced as the lead's own words`);
+  const last = conversation.lastIndexOf('\n## ');
+  block(conversation.slice(last + 1), 14);
+  check(newest.last_message_direction === 'received' && conversation.includes('Circling back on this'), 'the new inbound reply is in the conversation resource');
+  await s.client.unsubscribeResource({ uri });
+  out(`    resources/unsubscribe ${JSON.stringify({ uri })}: the server stops polling for this session`);
 }
 
 function summary(counts: Record<string, number>): void {
@@ -187,6 +229,14 @@ async function main(): Promise<number> {
     await readOnly(ro);
   } finally {
     await ro.close();
+  }
+  out('\nA third server process watches the inbox: the agent subscribes to the newest leads and a reply arrives while it waits.');
+  const live = await Session.start('watch', ['--sandbox', '--sandbox-key', 'rep', '--workspace', 'acme', '--sandbox-reply-seconds', '1', '--watch-seconds', '1']);
+  counts.watch = live.tools.length;
+  try {
+    await watch(live);
+  } finally {
+    await live.close();
   }
   summary(counts);
   return failures.length === 0 ? 0 : 1;

@@ -1,5 +1,7 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, objectOf } from '../src/mcp/runtime/outputs.js';
+import { listOutput, objectOf } from '../src/mcp/runtime/outputs.js';
+import { VIEW, viewOutput } from './support/compact.js';
+import { runProjected } from './support/project.js';
 import { runSlots } from './support/zone-time.js';
 
 export const schedulingTools = [
@@ -7,7 +9,9 @@ export const schedulingTools = [
     endpoint: 'list_event_types',
     title: 'List event types',
     description: 'Bookable meeting types (duration, scheduling type, booking link); pass an id to get_slots to offer times.',
-    output: listOf('event_type'),
+    extra: VIEW,
+    output: listOutput(viewOutput('event_type')),
+    run: (ctx, args) => runProjected(ctx, 'list_event_types', args, 'event_type'),
   }),
   defineTool({
     endpoint: 'get_event_type',

@@ -54,6 +54,7 @@ function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
     defaultWorkspace: c.workspace,
     log: p.log,
     scopeRefreshSeconds: c.scopeRefreshSeconds,
+    maxResultBytes: c.maxResultBytes,
     confirm: c.confirm,
     inboxWatch: watchOf(p, client),
   });

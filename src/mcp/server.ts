@@ -1,7 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { type LimiterEvent, ValidationError } from '../client/index.js';
 import type { InboxAccess } from './context/access.js';
 import { splitArgs } from './runtime/call.js';
@@ -19,7 +18,9 @@ import { publishedTool } from './runtime/publish.js';
 import { RecentCreates, duplicateAnswer } from './runtime/duplicate-guard.js';
 import { Deleted } from './runtime/deleted.js';
 import { ScopeWatch } from './scope-watch.js';
-import { textOf } from './view/shape.js';
+import { ownStrings } from './view/shape.js';
+import { DEFAULT_MAX_RESULT_BYTES, fitResult } from './view/budget.js';
+import { Continuation } from './runtime/continuation.js';
 import type { ToolDef, ToolOutput } from './runtime/tool.js';
 import { confirmWrite } from './confirm/ask.js';
 import type { ConfirmMode } from './confirm/confirm.js';
@@ -58,6 +59,8 @@ export interface InboxServerOptions {
   now?: () => number;
   /** Seconds between re-reads of GET /v1/me while a client is connected (default 300; 0: never). */
   scopeRefreshSeconds?: number;
+  /** The byte budget of one tool result or resource read, in each form (default 24,576). */
+  maxResultBytes?: number;
   /** Which writes ask the person first when the client supports elicitation (default destructive). */
   confirm?: ConfirmMode;
   /** The poller shared by every session of this key: with it, leads and conversations can be subscribed to. */
@@ -197,6 +200,7 @@ export class InboxServer {
       workspaces: () => this.workspaces,
       defaultWorkspace: () => this.defaultWorkspace,
       scopes: () => this.scopes,
+      maxResultBytes: () => this.maxResultBytes,
       failed: (err, what) => this.failed(err, what),
     };
   }
@@ -215,6 +219,9 @@ export class InboxServer {
   }
   get hiddenTools(): readonly Hidden[] {
     return this.hidden;
+  }
+  get maxResultBytes(): number {
+    return this.o.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   }
   get defaultWorkspace(): string | undefined {
     return this.o.defaultWorkspace ?? (this.workspaces.length === 1 ? this.workspaces[0] : undefined);
@@ -266,8 +273,12 @@ export class InboxServer {
       },
     };
     // A multi-page read: the tool's own list call is paged under the limiter, with progress.
-    const paging = bound === undefined ? null : multiPageApi(this.api, tool.name, { maxItems: bound, signal: extra.signal, onPage: (n, total, message) => void ctx.progress(n, total, message) });
-    if (paging) ctx.api = paging;
+    const cont = new Continuation(tool.endpoint, this.api);
+    const paging =
+      bound === undefined
+        ? null
+        : multiPageApi(this.api, tool.name, { maxItems: bound, signal: extra.signal, onPage: (n, total, message) => void ctx.progress(n, total, message), onBoundary: (n, c) => cont.boundary(n, c) });
+    ctx.api = cont.wrap(paging ?? this.api);
     // A multi-page read reports its own progress, page by page.
     const stopKeepAlive = progressToken !== undefined && !paging ? keepAlive((n, message) => ctx.progress(n, undefined, message)) : undefined;
     try {
@@ -279,8 +290,20 @@ export class InboxServer {
       if (tool.endpoint.write && workspace) this.o.inboxWatch?.touched(workspace, leadIdsOf(args));
       checkOutput(tool.endpoint, tool.output, out.structured);
       const read = paging?.envelope();
-      const text = read ? `${out.text}\n${multiPageSummary(read)}` : out.text;
-      return { content: [{ type: 'text', text }, ...(out.extraContent ?? [])], structuredContent: out.structured };
+      // Both forms within the budget, cut at an item when they must be; what the agent wrote itself is not fenced.
+      const shown = await fitResult(out, {
+        budget: this.maxResultBytes,
+        fence: ctx.fence,
+        own: tool.endpoint.write ? ownStrings(args) : undefined,
+        suffix: read ? multiPageSummary(read) : undefined,
+        tool: name,
+        rest: async (kept, total) => {
+          if (out.items?.rest) return out.items.rest(kept, total);
+          const cursor = await cont.cursorAfter(kept, extra.signal);
+          return cursor ? { ...(parsed.data as Record<string, unknown>), cursor } : null;
+        },
+      });
+      return { content: [{ type: 'text', text: shown.text }, ...(out.extraContent ?? [])], structuredContent: shown.structured };
     } catch (err) {
       this.o.log.debug({ tool: name, code: typed(err, name).code }, 'tool call failed');
       this.failed(err, name);
@@ -309,5 +332,5 @@ async function runGeneric(ctx: ToolContext, tool: ToolDef, args: Record<string, 
   const r = await ctx.api.call(tool.name, { path, query, body, signal: ctx.signal });
   const data = r.data as Record<string, unknown>;
   const structured = r.cachedAgeSeconds !== undefined ? { ...data, cached_age_seconds: r.cachedAgeSeconds } : data;
-  return { structured, text: textOf(structured, ctx.fence) };
+  return { structured };
 }

@@ -34,12 +34,12 @@ export async function runSlots(ctx: ToolContext, args: Record<string, unknown>):
   const r = await ctx.api.call('get_slots', { path: { workspace: ctx.workspace(args), event_type_id: String(event_type_id) }, query, signal: ctx.signal });
   const a = r.data as Availability & Record<string, unknown>;
   const zone = a.timezone;
-  if (!zone) return { structured: a, text: `Times are UTC.\n${textOf(a, ctx.fence)}` };
+  if (!zone) return { structured: a, render: (s, fence) => `Times are UTC.\n${textOf(s, fence)}` };
   const local = (t: string | null) => (t ? inZone(t, zone) : t);
   const structured = {
     ...a,
     ...(a.window ? { window: { from: local(a.window.from), to: local(a.window.to) } } : {}),
     slots: (a.slots ?? []).map((s) => ({ ...s, start: local(s.start), end: local(s.end) })),
   };
-  return { structured, text: `Times are in ${zone}, with their UTC offset.\n${textOf(structured, ctx.fence)}` };
+  return { structured, render: (s, fence) => `Times are in ${zone}, with their UTC offset.\n${textOf(s, fence)}` };
 }
