@@ -98,7 +98,7 @@ describe('The newest leads: inbox://{workspace}/leads', () => {
     expect(body.note).toBe(UNTRUSTED_NOTE);
     expect(body.leads.map((l: any) => l.id)).toEqual(newest.map((l: any) => l.id));
     expect(body.leads[0].last_message_at).toBe(newest[0].last_message_at);
-    expect(body.leads[0].email).toMatch(/^<untrusted-[0-9a-f]{6}>/);
+    expect(body.leads[0].first_name).toMatch(/^<untrusted-[0-9a-f]{6}>/);
   });
 });
 
