@@ -1,13 +1,16 @@
 import { z } from 'zod';
 import { defineTool } from '../src/mcp/runtime/tool.js';
 import { listOf, listOutput, objectOf, withEffects, writeOutput } from '../src/mcp/runtime/outputs.js';
-import { leadResource } from '../src/spec/index.js';
+import { LEAD_STATUS_INPUT, leadResource } from '../src/spec/index.js';
 import { runProjected } from './support/project.js';
 import { viewOutput } from './support/compact.js';
 
 export { LEAD_TRIAGE_FIELDS } from './support/compact.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
 import { conversationLink } from '../src/mcp/view/links.js';
+
+/** The lead states set by their own tools, which set_status refuses. */
+const LIFECYCLE_TOOL: Record<string, string> = { booked: 'mark_booked', disqualified: 'mark_disqualified' };
 
 const LEAD_FIELDS = Object.keys(leadResource.shape) as [string, ...string[]];
 const compactLead = viewOutput('lead');
@@ -98,6 +101,8 @@ export const leadTools = [
     title: 'Set a lead\'s status',
     description: 'Sets a lead\'s status. not_interested and unsubscribed also complete its open tasks for good. For booked or disqualified use mark_booked or mark_disqualified. Changes nothing on the sending platform.',
     docs: { status: 'New status; dnc = unsubscribed.' },
+    // The lifecycle states are not statuses: the refusal names the tools that set them.
+    override: { status: z.enum(LEAD_STATUS_INPUT, { error: (iss) => (LIFECYCLE_TOOL[String(iss.input)] ? `${iss.input} is a lifecycle state, not a status: call ${LIFECYCLE_TOOL[String(iss.input)]} instead` : `must be one of ${LEAD_STATUS_INPUT.join(', ')}`) }) },
     extra: WRITE_VIEW,
     output: writeOutput('lead'),
     run: runWrite('set_status', ['status', 'state', 'has_open_task', 'next_due_at']),

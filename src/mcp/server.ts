@@ -16,6 +16,7 @@ import { type Hidden, type Selection, selectTools } from './runtime/registry.js'
 import { registerResources } from './context/resources.js';
 import { publishedTool } from './runtime/publish.js';
 import { RecentCreates, duplicateAnswer } from './runtime/duplicate-guard.js';
+import { Deleted } from './runtime/deleted.js';
 import { ScopeWatch } from './scope-watch.js';
 import { ownStrings } from './view/shape.js';
 import { DEFAULT_MAX_RESULT_BYTES, fitResult } from './view/budget.js';
@@ -91,6 +92,8 @@ export class InboxServer {
   private readonly watch: ScopeWatch;
   /** Creates that succeeded lately, so that a repeated identical call creates nothing. */
   private readonly recentCreates: RecentCreates;
+  /** Objects this server deleted, so that a repeated delete says so. */
+  private readonly deleted: Deleted;
   /** This session's resource subscriptions, when watching is on. */
   private readonly subscriptions: Subscriptions | null;
   /** The client as tools and resources see it: every JSON answer checked against its endpoint. */
@@ -101,6 +104,7 @@ export class InboxServer {
     this.mcp = new McpServer({ name: o.name, version: o.version }, { capabilities: { tools: { listChanged: true }, logging: {}, ...live }, instructions: SERVER_INSTRUCTIONS });
     this.notices = new Notices(this.mcp, o.log);
     this.recentCreates = new RecentCreates(o.now);
+    this.deleted = new Deleted(o.now);
     this.api = checkedApi(o.api);
     const server = this.mcp.server;
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.enabled.values()].map(publishedTool) }));
@@ -224,15 +228,15 @@ export class InboxServer {
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's notification union is wider than what is sent here
-  /** A guarded create runs unless an identical one succeeded lately; everything else just runs. */
+  /** A guarded create runs unless an identical one succeeded lately; a delete remembers what it deleted; the rest just runs. */
   private async createOnce(tool: ToolDef, workspace: string | null, args: Record<string, unknown>, allowDuplicate: boolean, create: () => Promise<ToolOutput>): Promise<ToolOutput> {
-    if (!tool.guarded) return create();
+    if (!tool.guarded) return this.deleted.run(tool.endpoint, { ...args, workspace }, create);
     if (allowDuplicate) return (await this.recentCreates.run(tool.name, workspace, args, create, { always: true })).out;
     const r = await this.recentCreates.run(tool.name, workspace, args, create);
     return r.earlier ? duplicateAnswer(tool.name, r.out, r.earlier.secondsAgo) : r.out;
   }
 
-  private async callTool(name: string, rawArgs: unknown, extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void> }): Promise<CallToolResult> {
+  private async callTool(name: string, rawArgs: unknown, extra: { signal: AbortSignal; requestId?: string | number; _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void> }): Promise<CallToolResult> {
     const tool = this.enabled.get(name);
     if (!tool) {
       const h = this.hidden.find((x) => x.name === name);
@@ -279,7 +283,7 @@ export class InboxServer {
     const stopKeepAlive = progressToken !== undefined && !paging ? keepAlive((n, message) => ctx.progress(n, undefined, message)) : undefined;
     try {
       const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(args) : null;
-      const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal });
+      const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal, requestId: extra.requestId });
       if (refused) return errorResult(refused, name);
       const create = () => (tool.run ? tool.run(ctx, args) : runGeneric(ctx, tool, args));
       const out = await this.createOnce(tool, workspace, args, allow_duplicate === true, create);

@@ -99,6 +99,11 @@ export function fenceDeep(value: unknown, fence: Fence, state: FenceState = { fe
   return value;
 }
 
+/** Fractions (rates, averages) to three decimals in the text: sixteen digits are noise to a reader. structuredContent keeps them whole. */
+function rounded(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value;
+}
+
 function fenceKey(name: string, fence: Fence, state: FenceState): string {
   state.fenced++;
   return fence.inline(name);
@@ -119,6 +124,6 @@ export function ownStrings(args: unknown, out = new Set<string>()): Set<string> 
 export function textOf(structured: unknown, fence: Fence = new Fence(), own?: ReadonlySet<string>): string {
   const state: FenceState = { fenced: 0, own };
   const fenced = fenceDeep(dropEmpty(structured), fence, state);
-  const json = JSON.stringify(fenced);
+  const json = JSON.stringify(fenced, rounded);
   return state.fenced > 0 ? `${UNTRUSTED_NOTE}\n${json}` : json;
 }
