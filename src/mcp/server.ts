@@ -241,7 +241,7 @@ export class InboxServer {
     return r.earlier ? duplicateAnswer(tool.name, r.out, r.earlier.secondsAgo) : r.out;
   }
 
-  private async callTool(name: string, rawArgs: unknown, extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void> }): Promise<CallToolResult> {
+  private async callTool(name: string, rawArgs: unknown, extra: { signal: AbortSignal; requestId?: string | number; _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void> }): Promise<CallToolResult> {
     const tool = this.enabled.get(name);
     if (!tool) {
       const h = this.hidden.find((x) => x.name === name);
@@ -289,7 +289,7 @@ export class InboxServer {
     try {
       const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(args) : null;
       args = this.userIds.map(name, tool.userIds, workspace, args);
-      const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal });
+      const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal, requestId: extra.requestId });
       if (refused) return errorResult(refused, name);
       const create = () => (tool.run ? tool.run(ctx, args) : runGeneric(ctx, tool, args));
       const out = await this.createOnce(tool, workspace, args, allow_duplicate === true, create);
