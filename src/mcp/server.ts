@@ -1,7 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { type LimiterEvent, ValidationError } from '../client/index.js';
 import type { InboxAccess } from './context/access.js';
 import { splitArgs } from './runtime/call.js';
