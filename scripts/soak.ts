@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util';
 import { SANDBOX_KEYS, startSandbox } from '../src/sandbox/index.js';
 import { SPECIAL_EMAILS } from '../src/sandbox/seed/leads.js';
+import { TOOL_ENDPOINTS } from '../src/spec/index.js';
 import { type GatewayFault, startGateway } from '../test/helpers/gateway.js';
 import { TEST_NOW } from '../test/helpers/sandbox.js';
 import { countDuplicates, fuzzTools, runWorkload, secretsIn, startRelay, startSession } from '../test/reliability/helpers.js';
@@ -40,7 +41,7 @@ async function faultRun() {
   const tag = `soak-${Date.now()}`;
   log(`fault workload: ${calls} calls, ${parallel} in parallel, faults ${values.faults}`);
   const report = await runWorkload(s, { calls, parallel, seed, leads, tag });
-  const alive = s.alive() && (await s.client.listTools()).tools.length === 46;
+  const alive = s.alive() && (await s.client.listTools()).tools.length === TOOL_ENDPOINTS.length;
   const dups = countDuplicates(sandbox.store, tag, report.creates);
   const leaks = { ...report.leaks };
   for (const [k, n] of Object.entries(secretsIn(s.stderr()))) leaks[k] = (leaks[k] ?? 0) + n;
@@ -75,7 +76,7 @@ async function fuzzRun() {
   log(`fuzz: ${fuzzRuns} argument sets for each of ${s.tools.length} tools`);
   const started = Date.now();
   const report = await fuzzTools(s, relay, { runs: fuzzRuns, seed });
-  const alive = s.alive() && (await s.client.listTools()).tools.length === 46;
+  const alive = s.alive() && (await s.client.listTools()).tools.length === TOOL_ENDPOINTS.length;
   const leaks = Object.values(secretsIn(s.stderr())).reduce((a, b) => a + b, 0);
   await s.close();
   await relay.close();

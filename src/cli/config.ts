@@ -14,6 +14,7 @@ const TOOL_NAMES = TOOL_ENDPOINTS.map((e) => e.name);
 export const FLAGS = {
   sandbox: { env: 'REPLY_INBOX_SANDBOX', type: 'boolean', help: 'Start the embedded sandbox API in-process and use it (no key needed).' },
   'sandbox-key': { env: 'REPLY_INBOX_SANDBOX_KEY', type: 'string', help: `Which sandbox key to act as: ${Object.keys(SANDBOX_KEYS).join(', ')} (default admin).` },
+  'sandbox-reply-seconds': { env: 'REPLY_INBOX_SANDBOX_REPLY_SECONDS', type: 'string', help: 'With --sandbox: one seeded lead replies every N seconds, to watch the inbox move (default 0: never).' },
   'api-key': { env: 'REPLY_INBOX_API_KEY', type: 'string', help: 'Reply Inbox API key (rik_live_…). Prefer the env variable: flags show in process lists.' },
   'base-url': { env: 'REPLY_INBOX_BASE_URL', type: 'string', help: 'API root, e.g. https://api.example.com (required with --api-key).' },
   workspace: { env: 'REPLY_INBOX_WORKSPACE', type: 'string', help: 'Default workspace slug for tools (default: the only one the key reaches).' },
@@ -22,6 +23,7 @@ export const FLAGS = {
   tools: { env: 'REPLY_INBOX_TOOLS', type: 'string', help: 'Comma list of single tools to serve besides --toolsets.' },
   'log-level': { env: 'REPLY_INBOX_LOG_LEVEL', type: 'string', help: `${LOG_LEVELS.join('|')} (default info; logs go to stderr).` },
   'scope-refresh-seconds': { env: 'REPLY_INBOX_SCOPE_REFRESH_SECONDS', type: 'string', help: 'Seconds between re-reads of GET /v1/me that follow changes of the key\'s scopes (default 300; 0 turns it off).' },
+  'watch-seconds': { env: 'REPLY_INBOX_WATCH_SECONDS', type: 'string', help: 'Seconds between polls for new replies while a client subscribes to leads or conversations (default 30; 0 turns watching off). Polling keeps to 10% of the key\'s read bucket.' },
   confirm: { env: 'REPLY_INBOX_CONFIRM', type: 'string', help: 'destructive|writes|never: which writes ask the person first when the client supports elicitation (default destructive; writes asks for every write).' },
   http: { env: 'REPLY_INBOX_HTTP', type: 'string', help: 'Serve MCP over Streamable HTTP at /mcp on [host:]port (default host 127.0.0.1) instead of stdio.' },
   'http-token': { env: 'REPLY_INBOX_HTTP_TOKEN', type: 'string', help: 'With --http: a secret clients send as Authorization: Bearer; the server then acts with its own key (--api-key or --sandbox).' },
@@ -37,9 +39,13 @@ export type FlagName = keyof typeof FLAGS;
 const csv = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
 const truthy = (s: string | undefined) => s !== undefined && /^(1|true|yes|on)$/i.test(s);
 
+/** A whole number of seconds up to `max`, as a flag or env variable gives it. */
+const seconds = (max: number) => z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().max(max));
+
 const configSchema = z.strictObject({
   sandbox: z.boolean(),
   sandboxKey: z.enum(Object.keys(SANDBOX_KEYS) as [SandboxKeyName, ...SandboxKeyName[]]),
+  sandboxReplySeconds: seconds(86_400),
   apiKey: z.string().optional(),
   baseUrl: z.url({ protocol: /^https?$/ }).optional(),
   workspace: workspaceSchema.optional(),
@@ -47,7 +53,8 @@ const configSchema = z.strictObject({
   toolsets: z.array(z.enum(TOOLSETS as [Toolset, ...Toolset[]])).optional(),
   tools: z.array(z.enum(TOOL_NAMES as [string, ...string[]])).optional(),
   logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]),
-  scopeRefreshSeconds: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().max(86_400)),
+  scopeRefreshSeconds: seconds(86_400),
+  watchSeconds: seconds(3_600),
   confirm: z.enum(CONFIRM_MODES),
   http: z
     .string()
@@ -97,6 +104,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
   const raw = {
     sandbox: bool('sandbox'),
     sandboxKey: str('sandbox-key') ?? 'admin',
+    sandboxReplySeconds: str('sandbox-reply-seconds') ?? '0',
     apiKey: str('api-key'),
     baseUrl: str('base-url'),
     workspace: str('workspace'),
@@ -105,6 +113,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     tools: csv(str('tools')),
     logLevel: str('log-level') ?? 'info',
     scopeRefreshSeconds: str('scope-refresh-seconds') ?? '300',
+    watchSeconds: str('watch-seconds') ?? '30',
     confirm: str('confirm') ?? 'destructive',
     http: str('http'),
     httpToken: str('http-token'),
@@ -140,6 +149,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
   } else if (c.apiKey) {
     throw new ConfigError('--sandbox uses a sandbox key (see --sandbox-key); do not also pass --api-key.');
   }
+  if (!c.sandbox && c.sandboxReplySeconds > 0) throw new ConfigError('--sandbox-reply-seconds makes the embedded sandbox\'s leads reply: use it with --sandbox.');
   return c;
 }
 

@@ -9,6 +9,7 @@ import type { HttpAuth } from '../mcp/transport/http/auth.js';
 import { LOOPBACK_NAMES } from '../mcp/transport/http/listen.js';
 import { serveHttp } from '../mcp/transport/http.js';
 import { InboxServer } from '../mcp/server.js';
+import { InboxWatch } from '../mcp/live/inbox-watch.js';
 import { serveStdio } from '../mcp/transport/stdio.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../sandbox/index.js';
 import { VERSION } from '../version.js';
@@ -30,6 +31,18 @@ function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) =
   return new ReplyInboxClient({ apiKey, baseUrl: p.baseUrl, logger: p.log.child({ part: 'client' }), userAgent: USER_AGENT, onLimiterEvent, sharedLimits: p.store, me: me as CallResult<Me> | undefined });
 }
 
+/** One poller per client, so per key: every session of the key shares it (none when watching is off). */
+const watches = new WeakMap<ReplyInboxClient, InboxWatch>();
+function watchOf(p: Parts, client: ReplyInboxClient): InboxWatch | undefined {
+  if (p.config.watchSeconds === 0) return undefined;
+  let w = watches.get(client);
+  if (!w) {
+    w = new InboxWatch({ api: client, intervalMs: p.config.watchSeconds * 1000, log: p.log.child({ part: 'watch' }) });
+    watches.set(client, w);
+  }
+  return w;
+}
+
 function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
   const c = p.config;
   return new InboxServer({
@@ -42,6 +55,7 @@ function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
     log: p.log,
     scopeRefreshSeconds: c.scopeRefreshSeconds,
     confirm: c.confirm,
+    inboxWatch: watchOf(p, client),
   });
 }
 
@@ -121,7 +135,7 @@ async function main(): Promise<number> {
   const log = createLogger('reply-inbox-mcp', config.logLevel);
   let sandbox: Sandbox | null = null;
   if (config.sandbox) {
-    sandbox = await startSandbox({ port: 0, logLevel: config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn' });
+    sandbox = await startSandbox({ port: 0, replyEverySeconds: config.sandboxReplySeconds, logLevel: config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn' });
     log.info({ base_url: sandbox.baseUrl, key: config.sandboxKey }, 'embedded sandbox started');
   }
   const apiKey = sandbox ? SANDBOX_KEYS[config.sandboxKey] : config.apiKey;
@@ -142,6 +156,7 @@ async function main(): Promise<number> {
   const client = newClient(parts, apiKey!, onLimiterEvent);
   server = newServer(parts, client);
   const shutdown = async () => {
+    watches.get(client)?.close();
     await client.close().catch(() => undefined);
     await store?.close();
     await sandbox?.close().catch(() => undefined);

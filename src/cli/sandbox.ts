@@ -15,6 +15,7 @@ Options:
   --rate-window-ms N     length of one rate window (default 60000)
   --rate-limits on|off   buckets and the concurrency cap (default on)
   --faults SPEC          e.g. upstream_error=0.2,reset=0.05,latency_ms=30
+  --reply-every-seconds N  one seeded lead replies every N seconds, in turn (default 0: never)
   --log-level LEVEL      fatal|error|warn|info|debug|trace|silent (default warn)
   -h, --help             this text
   --version              the package version
@@ -39,7 +40,7 @@ async function main() {
       options: {
         host: { type: 'string' }, port: { type: 'string' }, seed: { type: 'string' }, now: { type: 'string' },
         leads: { type: 'string' }, 'rate-window-ms': { type: 'string' }, 'rate-limits': { type: 'string' },
-        faults: { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
+        faults: { type: 'string' }, 'reply-every-seconds': { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
       },
       strict: true,
     }));
@@ -65,6 +66,7 @@ async function main() {
     rateWindowMs: intFlag('rate-window-ms', values['rate-window-ms'] as string | undefined),
     rateLimits: rl === undefined ? undefined : rl === 'on',
     faults: values.faults,
+    replyEverySeconds: intFlag('reply-every-seconds', values['reply-every-seconds'] as string | undefined),
     logLevel: values['log-level'],
   });
   if (!parsed.success) {

@@ -16,7 +16,7 @@ import {
   TimeoutError,
   ValidationError,
 } from './errors.js';
-import { AbortedExchange, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
+import { AbortedExchange, type BodyLimits, DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
 import { Limiter } from './limiter.js';
 import { Dropped, type LimiterEvent, type LimiterOptions, type LimiterState, LimiterUnavailable, NoTokenInTime, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter-types.js';
 import { type PageOptions, paginate } from './paginate.js';
@@ -24,7 +24,7 @@ import { type RateInfo, readRateInfo } from './rate-headers.js';
 import type { RedisLimitStore } from './redis-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
 import { SharedLimiter } from './shared-limiter.js';
-import { apiErrorOf, parseJson } from './key-probe.js';
+import { apiErrorOf, parseJson, tooLargeError } from './key-probe.js';
 import { type CallInput, type Prepared, prepare } from './validate.js';
 
 export interface ClientOptions {
@@ -35,6 +35,8 @@ export interface ClientOptions {
   logger?: Logger;
   logLevel?: LogLevel;
   timeouts?: Partial<Timeouts>;
+  /** The most response body read, in bytes, for attachments and for JSON; past it the call fails with response_too_large. */
+  maxBodyBytes?: Partial<BodyLimits>;
   userAgent?: string;
   retry?: Partial<RetryOptions>;
   /**
@@ -98,6 +100,7 @@ export class ReplyInboxClient {
   private readonly http: Http;
   private readonly limiter: RateLimiter;
   private readonly timeouts: Timeouts;
+  private readonly bodyLimits: BodyLimits;
   private readonly retry: RetryOptions;
   private readonly cache: ResponseCache<CallResult<unknown>>;
   private readonly userAgent: string;
@@ -114,6 +117,7 @@ export class ReplyInboxClient {
     this.keyHandle = PUBLIC_HANDLE.exec(o.apiKey)?.[1] ?? 'unknown';
     this.log = (o.logger ?? createLogger('reply-inbox-client', o.logLevel ?? 'warn')).child({ key: this.keyHandle });
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
+    this.bodyLimits = { ...DEFAULT_BODY_LIMITS, ...o.maxBodyBytes };
     this.retry = { ...DEFAULT_RETRY, ...o.retry };
     this.userAgent = o.userAgent ?? 'reply-inbox-mcp-client/0.1';
     this.http = new Http(o.baseUrl, this.timeouts);
@@ -232,7 +236,7 @@ export class ReplyInboxClient {
     const e = p.endpoint;
     const caller = opts.signal;
     if (caller?.aborted || this.closed) throw new CancelledError(e.name, 'no');
-    if (e.name !== 'get_me') await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
+    if (!e.tellsLimits) await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
     const deadlineMs = opts.deadlineMs ?? this.timeouts.deadlineMs;
     const deadlineAt = Date.now() + deadlineMs;
     const deadline = new AbortController();
@@ -318,9 +322,10 @@ export class ReplyInboxClient {
     if (p.body !== undefined) headers['content-type'] = 'application/json';
     const started = Date.now();
     try {
-      const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal });
+      const maxBodyBytes = e.returns === 'binary' ? this.bodyLimits.binary : this.bodyLimits.json;
+      const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal, maxBodyBytes });
       const info = readRateInfo(res.headers);
-      const error = res.status >= 400 ? apiErrorOf(e, res, info) : undefined;
+      const error = res.tooLarge ? tooLargeError(e, res) : res.status >= 400 ? apiErrorOf(e, res, info) : undefined;
       this.log.debug(
         { endpoint: e.name, status: res.status, ms: Date.now() - started, bucket: info.bucket, remaining: info.remaining, code: error?.code },
         'request',
@@ -349,7 +354,7 @@ export class ReplyInboxClient {
     } catch {
       throw new ApiError({ status: res.status, code: 'invalid_response', message: `${e.name} answered with a body that is not JSON.`, endpoint: e.name, attempts });
     }
-    if (e.name === 'get_me') this.applyMe(data);
+    if (e.tellsLimits) this.applyMe(data);
     return { ...base, data: data as T };
   }
 }

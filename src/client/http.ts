@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import { NetworkError, type Sent, TimeoutError } from './errors.js';
 
 export interface Timeouts {
@@ -12,7 +12,19 @@ export interface Timeouts {
   deadlineMs: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 20_000, bodyMs: 30_000, deadlineMs: 60_000 };
+/**
+ * The most response body the client reads. Attachments: the spec's 25 MB, read as 25 MiB
+ * so no file the API serves is refused. JSON: 16 MiB, far above the largest page the spec
+ * allows (200 messages of a conversation), and small enough that parsing it stays cheap.
+ */
+export interface BodyLimits {
+  binary: number;
+  json: number;
+}
+export const DEFAULT_BODY_LIMITS: BodyLimits = { binary: 25 * 1024 * 1024, json: 16 * 1024 * 1024 };
+
+/** The deadline stays under the 60 s request timeout common to MCP clients: a call answers before its client gives up. */
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 5_000, headersMs: 20_000, bodyMs: 30_000, deadlineMs: 50_000 };
 
 export interface HttpRequest {
   endpoint: string;
@@ -22,12 +34,17 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   signal: AbortSignal;
+  /** Bytes of response body read at most; past it the body is dropped unread and `tooLarge` is set. */
+  maxBodyBytes: number;
 }
 
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
+  /** Empty when the body was over maxBodyBytes. */
   body: Buffer;
+  /** Set when the body passed maxBodyBytes (by its content-length, or while streaming): how many bytes were seen. */
+  tooLarge?: { limit: number; seen: number; declared: boolean };
 }
 
 /** Thrown when the call's signal fired during the exchange; the client decides whether it was the caller or the deadline. */
@@ -68,10 +85,10 @@ export class Http {
         headersTimeout: this.timeouts.headersMs,
         bodyTimeout: this.timeouts.bodyMs,
       });
-      const body = Buffer.from(await res.body.arrayBuffer());
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-      return { status: res.statusCode, headers, body };
+      const read = await readCapped(res.body, Number(headers['content-length'] ?? Number.NaN), req.maxBodyBytes);
+      return { status: res.statusCode, headers, ...read };
     } catch (err) {
       throw classify(req, err);
     }
@@ -80,6 +97,29 @@ export class Http {
   close(): Promise<void> {
     return this.agent.close();
   }
+}
+
+/**
+ * The body, unless it is over the limit: a declared length over it is refused before a
+ * byte is read, and a streamed body is dropped as soon as it passes it, so an endless
+ * or huge answer never sits in memory.
+ */
+async function readCapped(body: Dispatcher.ResponseData['body'], declared: number, limit: number): Promise<Pick<HttpResponse, 'body' | 'tooLarge'>> {
+  if (declared > limit) {
+    body.destroy();
+    return { body: Buffer.alloc(0), tooLarge: { limit, seen: declared, declared: true } };
+  }
+  const chunks: Buffer[] = [];
+  let seen = 0;
+  for await (const chunk of body) {
+    seen += (chunk as Buffer).length;
+    if (seen > limit) {
+      body.destroy();
+      return { body: Buffer.alloc(0), tooLarge: { limit, seen, declared: false } };
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return { body: Buffer.concat(chunks, seen) };
 }
 
 function classify(req: HttpRequest, err: unknown): Error {

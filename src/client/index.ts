@@ -15,7 +15,7 @@ export {
   ValidationError,
   isReplyInboxError,
 } from './errors.js';
-export { DEFAULT_TIMEOUTS, type Timeouts } from './http.js';
+export { type BodyLimits, DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, type Timeouts } from './http.js';
 export { type BucketState, type LimiterEvent, type LimiterState, type RateFigures, SPEC_FIGURES } from './limiter-types.js';
 export type { PageOptions, PageProgress } from './paginate.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';

@@ -2,7 +2,7 @@ import { mayHoldSecret, redactDeep, registerSecret } from '../redact.js';
 import { ENDPOINT_BY_NAME, type Endpoint, type Me, errorEnvelopeSchema } from '../spec/index.js';
 import type { CallResult } from './client.js';
 import { ApiError } from './errors.js';
-import { DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
+import { DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
 import { type RateInfo, readRateInfo } from './rate-headers.js';
 
 /** A JSON body from the API, with any secret it echoes (in whatever form) redacted before anyone sees it. */
@@ -27,6 +27,18 @@ export function apiErrorOf(e: Endpoint, res: HttpResponse, info: RateInfo = read
   }
   const code = res.status === 429 ? 'rate_limited' : res.status === 502 ? 'upstream_error' : res.status >= 500 ? 'internal_error' : `http_${res.status}`;
   return new ApiError({ status: res.status, code, message: `${e.name} answered HTTP ${res.status} without an error body.`, endpoint: e.name, retry_after: info.retryAfter });
+}
+
+/** An answer over the body limit, dropped unread: the call fails saying so (a retry would meet the same answer). */
+export function tooLargeError(e: Endpoint, res: HttpResponse): ApiError {
+  const t = res.tooLarge!;
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  const size = t.declared ? `declared ${mib(t.seen)}` : `over ${mib(t.limit)} and still coming`;
+  const message =
+    e.returns === 'binary'
+      ? `${e.name} was refused: the file is larger than the ${mib(t.limit)} (25 MB) attachment limit (${size}); nothing was downloaded.`
+      : `${e.name} was refused: the API's answer is larger than the client's ${mib(t.limit)} limit for JSON answers (${size}); it was dropped unread.`;
+  return new ApiError({ status: res.status, code: 'response_too_large', message, endpoint: e.name });
 }
 
 const GET_ME = ENDPOINT_BY_NAME.get('get_me')!;
@@ -59,7 +71,8 @@ export class KeyProbe {
   }
 
   private async read(apiKey: string, signal: AbortSignal): Promise<CallResult<Me>> {
-    const res = await this.http.send({ endpoint: GET_ME.name, method: 'GET', path: '/v1/me', headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json', 'user-agent': this.userAgent }, signal });
+    const res = await this.http.send({ endpoint: GET_ME.name, method: 'GET', path: '/v1/me', headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json', 'user-agent': this.userAgent }, signal, maxBodyBytes: DEFAULT_BODY_LIMITS.json });
+    if (res.tooLarge) throw tooLargeError(GET_ME, res);
     if (res.status >= 400) throw apiErrorOf(GET_ME, res);
     let data: unknown;
     try {

@@ -3,6 +3,7 @@ import Bottleneck from 'bottleneck';
 import { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { restoreScriptErrors } from './redis-script-errors.js';
+import { quietUnsubscribe } from './redis-unsubscribe.js';
 
 export interface RedisLimitStoreOptions {
   /** redis://… or rediss://…; several, comma-separated, are the seed nodes of a Redis Cluster. */
@@ -16,6 +17,8 @@ export interface RedisLimitStoreOptions {
   heartbeatMs?: number;
   /** A key's state leaves Redis after this long unused. */
   idleMs?: number;
+  /** How long calls wait for a lost Redis before they fail fast, not sent. Default 5 s. */
+  downGraceMs?: number;
   logger?: Logger;
 }
 
@@ -42,6 +45,7 @@ export class RedisLimitStore {
   readonly jobExpirationMs: number;
   readonly heartbeatMs: number;
   readonly idleMs: number;
+  readonly downGraceMs: number;
   /** This process among the instances, for the turn markers it sets. */
   readonly instance = randomBytes(6).toString('hex');
   private readonly client: Redis | Cluster;
@@ -56,6 +60,7 @@ export class RedisLimitStore {
     this.jobExpirationMs = o.jobExpirationMs ?? DEFAULT_JOB_EXPIRATION_MS;
     this.heartbeatMs = o.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.idleMs = o.idleMs ?? DEFAULT_IDLE_MS;
+    this.downGraceMs = o.downGraceMs ?? STORE_GRACE_MS;
     const urls = o.url.split(',').map((u) => u.trim()).filter(Boolean);
     // Few retries per command: the limiter retries its own jobs until the call's deadline.
     const options = { maxRetriesPerRequest: 2, connectionName: 'reply-inbox-mcp' };
@@ -63,6 +68,7 @@ export class RedisLimitStore {
     this.client = urls.length > 1 ? new Cluster(urls, { redisOptions: options }) : new Redis(urls[0]!, options);
     this.connection = new Bottleneck.IORedisConnection({ client: this.client, Redis });
     restoreScriptErrors(this.connection, (id) => this.lostListeners.get(id)?.());
+    quietUnsubscribe(this.connection);
     this.connection.on('error', (e: unknown) => this.logError(e));
     this.client.on('ready', () => {
       this.downSince = null;
@@ -81,7 +87,7 @@ export class RedisLimitStore {
       this.downTimer = null;
       const reason = this.unavailable();
       if (reason) for (const l of [...this.downListeners]) l(reason);
-    }, STORE_GRACE_MS);
+    }, this.downGraceMs);
     this.downTimer.unref();
   }
 
@@ -89,7 +95,7 @@ export class RedisLimitStore {
    * Why calls cannot be limited now, or null. A Redis lost for less than `graceMs` (a restart,
    * a failover) is not reported yet: calls wait that long for it to come back, then fail fast.
    */
-  unavailable(graceMs = STORE_GRACE_MS): string | null {
+  unavailable(graceMs = this.downGraceMs): string | null {
     if (this.downSince === null || Date.now() - this.downSince < graceMs) return null;
     return `Redis has been unreachable for ${Math.round((Date.now() - this.downSince) / 1000)} s`;
   }

@@ -62,10 +62,15 @@ export class SharedBucket {
     return this.seen;
   }
 
-  /** A reservoir left in Redis by an earlier configuration may hold more than our limit now. */
+  /**
+   * A reservoir left in Redis by an earlier configuration may hold more than our limit now.
+   * Every key of the limiter gets its idle expiry, even if this key never sends a request.
+   */
   async start(): Promise<void> {
     await this.limiter.ready();
     await this.clampTo(this.limit);
+    // Registering leaves bottleneck's client keys without an expiry until a job's script refreshes them: a zero move does it now.
+    await this.limiter.incrementReservoir(0);
   }
 
   /**

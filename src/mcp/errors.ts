@@ -103,6 +103,8 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
         : 'The service refused this valid request; read the message and change what it names.';
     case 'upstream_error':
       return 'The sending platform or calendar did not answer; try again in a minute.';
+    case 'response_too_large':
+      return 'The answer is too large to pass through this server; ask for less (a smaller limit, fewer expansions, one message), and open a large attachment in the Reply Inbox app.';
     case 'outcome_unknown':
       return e.check ?? 'Check whether the change happened before repeating it.';
     case 'limiter_unavailable':

@@ -7,6 +7,7 @@ import { splitArgs } from './runtime/call.js';
 import type { ApiCaller, ToolContext } from './runtime/tool-context.js';
 import { ToolError, argumentError, errorBody, errorResult, isUpstreamFailure, typed } from './errors.js';
 import { checkOutput, checkedApi } from './runtime/response-check.js';
+import { keepAlive } from './runtime/keep-alive.js';
 import { Fence } from './view/fence.js';
 import { itemBound, multiPageApi, multiPageSummary } from './runtime/multipage.js';
 import { Notices } from './notices.js';
@@ -19,6 +20,8 @@ import { textOf } from './view/shape.js';
 import type { ToolDef, ToolOutput } from './runtime/tool.js';
 import { confirmWrite } from './confirm/ask.js';
 import type { ConfirmMode } from './confirm/confirm.js';
+import type { InboxWatch } from './live/inbox-watch.js';
+import { Subscriptions } from './live/subscriptions.js';
 
 /**
  * What every tool shares, said once here rather than in each of 46 schemas (the tool list
@@ -51,6 +54,8 @@ export interface InboxServerOptions {
   scopeRefreshSeconds?: number;
   /** Which writes ask the person first when the client supports elicitation (default destructive). */
   confirm?: ConfirmMode;
+  /** The poller shared by every session of this key: with it, leads and conversations can be subscribed to. */
+  inboxWatch?: InboxWatch;
 }
 
 interface MeLike {
@@ -76,11 +81,14 @@ export class InboxServer {
   private refreshing: Promise<boolean> | null = null;
   private readonly notices: Notices;
   private readonly watch: ScopeWatch;
+  /** This session's resource subscriptions, when watching is on. */
+  private readonly subscriptions: Subscriptions | null;
   /** The client as tools and resources see it: every JSON answer checked against its endpoint. */
   private readonly api: ApiCaller;
 
   constructor(private readonly o: InboxServerOptions) {
-    this.mcp = new McpServer({ name: o.name, version: o.version }, { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS });
+    const live = o.inboxWatch ? { resources: { subscribe: true, listChanged: true } } : {};
+    this.mcp = new McpServer({ name: o.name, version: o.version }, { capabilities: { tools: { listChanged: true }, logging: {}, ...live }, instructions: SERVER_INSTRUCTIONS });
     this.notices = new Notices(this.mcp, o.log);
     this.api = checkedApi(o.api);
     const server = this.mcp.server;
@@ -89,6 +97,7 @@ export class InboxServer {
     const access = this.access();
     registerResources(this.mcp, access, o.log);
     registerPrompts(this.mcp, access);
+    this.subscriptions = o.inboxWatch ? new Subscriptions(server, o.inboxWatch, access, o.log) : null;
     this.watch = new ScopeWatch((o.scopeRefreshSeconds ?? 300) * 1000, () => this.refreshQuietly());
     // Per connection, never per process: an HTTP deployment runs one InboxServer per session.
     const initialized = server.oninitialized;
@@ -101,6 +110,7 @@ export class InboxServer {
     server.onclose = () => {
       closed?.();
       this.watch.stop();
+      void this.subscriptions?.close();
     };
   }
 
@@ -121,6 +131,7 @@ export class InboxServer {
   /** Stop the periodic scope refresh; closing the MCP connection does it too. */
   async close(): Promise<void> {
     this.watch.stop();
+    await this.subscriptions?.close();
     await this.mcp.close();
   }
 
@@ -237,11 +248,14 @@ export class InboxServer {
     // A multi-page read: the tool's own list call is paged under the limiter, with progress.
     const paging = bound === undefined ? null : multiPageApi(this.api, tool.name, { maxItems: bound, signal: extra.signal, onPage: (n, total, message) => void ctx.progress(n, total, message) });
     if (paging) ctx.api = paging;
+    // A multi-page read reports its own progress, page by page.
+    const stopKeepAlive = progressToken !== undefined && !paging ? keepAlive((n, message) => ctx.progress(n, undefined, message)) : undefined;
     try {
       const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(args) : null;
       const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal });
       if (refused) return errorResult(refused, name);
       const out = tool.run ? await tool.run(ctx, args) : await runGeneric(ctx, tool, args);
+      if (tool.endpoint.write && workspace) this.o.inboxWatch?.touched(workspace, leadIdsOf(args));
       checkOutput(tool.endpoint, tool.output, out.structured);
       const read = paging?.envelope();
       const text = read ? `${out.text}\n${multiPageSummary(read)}` : out.text;
@@ -250,8 +264,16 @@ export class InboxServer {
       this.o.log.debug({ tool: name, code: typed(err, name).code }, 'tool call failed');
       this.failed(err, name);
       return errorResult(err, name);
+    } finally {
+      stopKeepAlive?.();
     }
   }
+}
+
+/** The leads a write names (lead_id, lead_ids): subscribers of those leads hear of the change at once. */
+function leadIdsOf(args: Record<string, unknown>): string[] {
+  const ids = [args.lead_id, ...(Array.isArray(args.lead_ids) ? args.lead_ids : [])];
+  return ids.filter((id): id is string => typeof id === 'string');
 }
 
 /** Tools hidden because the key lacks their scope, by name. */

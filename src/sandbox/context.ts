@@ -1,4 +1,4 @@
-import type { Endpoint } from '../spec/index.js';
+import type { Endpoint, SearchWindow } from '../spec/index.js';
 import type { Caller } from './auth.js';
 import type { FaultPlan } from './faults.js';
 import type { RateLimits } from './limits.js';
@@ -20,6 +20,8 @@ export interface Ctx {
   readonly query: Readonly<Record<string, any>>;
   // biome-ignore lint/suspicious/noExplicitAny: the body the table validated; each handler reads its own fields
   readonly body: any;
+  /** The from/to window the endpoint's table rule resolved (defaults applied, bounded); null when it has none. */
+  readonly window: SearchWindow | null;
   readonly cursors: Cursors;
   readonly faults: FaultPlan;
   /** The buckets this sandbox enforces, for GET /v1/me's rate_limits. */

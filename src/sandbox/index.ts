@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
+import type { Logger } from 'pino';
 import { createLogger } from '../log.js';
 import { RATE_LIMITS } from '../spec/index.js';
 import * as control from './control.js';
@@ -42,6 +43,22 @@ function bindControl(store: Store): BoundControl {
   return out as BoundControl;
 }
 
+/**
+ * --reply-every-seconds: seeded leads reply one at a time, in a fixed order (newest conversation
+ * first, every workspace), so a watching client sees the inbox move as it would in use.
+ */
+function replyInTurn(store: Store, control: BoundControl, everyMs: number, log: Logger): NodeJS.Timeout {
+  const order = [...store.leads.all()].sort((a, b) => (b.last_message_at ?? '').localeCompare(a.last_message_at ?? '')).map((l) => l.id);
+  let next = 0;
+  const timer = setInterval(() => {
+    const lead = order[next++ % order.length]!;
+    const reply = control.simulateInboundReply(lead);
+    log.info({ lead, reply: reply.id }, 'a seeded lead replied');
+  }, everyMs);
+  timer.unref();
+  return timer;
+}
+
 /** Start a sandbox: a faithful local Reply Inbox API v1 with seeded data (docs/sandbox.md). */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const o = sandboxOptionsSchema.parse(options);
@@ -62,6 +79,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const cursors = new Cursors(createHash('sha256').update(`cursor-secret:${o.seed}`).digest('hex'));
   const srv = createSandboxServer({ store, handlers: HANDLERS, limits, faults, cursors, log });
   const addr = await srv.listen(o.port, o.host);
+  const bound = bindControl(store);
+  const replies = o.replyEverySeconds > 0 ? replyInTurn(store, bound, o.replyEverySeconds * 1000, log) : null;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   log.info({ port: addr.port, leads: o.leads, seed: o.seed }, 'sandbox listening');
   return {
@@ -71,7 +90,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     limits,
     faults,
     keys: SANDBOX_KEYS,
-    control: bindControl(store),
-    close: () => srv.close(),
+    control: bound,
+    close: () => {
+      if (replies) clearInterval(replies);
+      return srv.close();
+    },
   };
 }

@@ -1,46 +1,16 @@
-import { LIMITS, isDay } from '../spec/index.js';
-import { fail } from './errors.js';
-import { addDays, day, iso } from './seed/time.js';
+import { DAY_MS, type SearchWindow } from '../spec/index.js';
+import { day, iso } from './seed/time.js';
 import type { Store } from './store/store.js';
 import type { CampaignRec, LeadRec, MeetingRec, ReplyRec } from './store/types.js';
 
-const DAY_MS = 86_400_000;
+/** A window of instants, half-open: from <= t < to (resolved by the endpoint table's rule). */
+export type InsightWindow = SearchWindow;
 
-/** A window of instants, half-open: from <= t < to. */
-export interface InsightWindow {
-  fromMs: number;
-  toMs: number;
-}
-
-const startOf = (s: string) => Date.parse(isDay(s) ? `${s}T00:00:00Z` : s);
-/** A `to` given as a day includes that whole day. */
-const endOf = (s: string) => (isDay(s) ? Date.parse(`${s}T00:00:00Z`) + DAY_MS : Date.parse(s));
-
-function checkSpan(fromMs: number, toMs: number, maxDays: number): void {
-  if (toMs <= fromMs) fail('invalid_request', "The window is empty: 'from' must be before 'to'.", { param: 'from' });
-  const days = (toMs - fromMs) / DAY_MS;
-  if (days > maxDays) {
-    fail('invalid_request', `The window spans ${Math.ceil(days)} days; at most ${maxDays} are allowed. Ask for several windows.`, { param: 'from' });
-  }
-}
-
-/** Summary and campaign windows: day or date-time bounds, default the 30 days before now, at most 366 days. */
-export function instantWindow(q: { from?: string; to?: string }, nowMs: number): InsightWindow {
-  const toMs = q.to !== undefined ? endOf(q.to) : nowMs;
-  const fromMs = q.from !== undefined ? startOf(q.from) : toMs - 30 * DAY_MS;
-  checkSpan(fromMs, toMs, LIMITS.insights_window_days);
-  return { fromMs, toMs };
-}
-
-/** Daily windows: whole UTC days, both ends included, default the 30 days ending today, at most 120 days. */
-export function dayWindow(q: { from?: string; to?: string }, nowMs: number): { days: string[]; window: InsightWindow } {
-  const toDay = q.to ?? day(nowMs);
-  const fromDay = q.from ?? addDays(toDay, -29);
-  const window = { fromMs: startOf(fromDay), toMs: endOf(toDay) };
-  checkSpan(window.fromMs, window.toMs, LIMITS.daily_window_days);
-  const days: string[] = [];
-  for (let d = fromDay; d <= toDay; d = addDays(d, 1)) days.push(d);
-  return { days, window };
+/** The UTC days of a daily window, both ends included. */
+export function daysOf(w: InsightWindow): string[] {
+  const out: string[] = [];
+  for (let t = w.fromMs; t < w.toMs; t += DAY_MS) out.push(day(t));
+  return out;
 }
 
 const inWindow = (w: InsightWindow, t: string | null) => {
@@ -296,8 +266,6 @@ export function campaignInsight(store: Store, model: SendingModel, c: CampaignRe
   };
 }
 
-export const DAILY_METRICS = ['emails_sent', 'responses', 'positive_responses', 'booked'] as const;
-export type DailyMetric = (typeof DAILY_METRICS)[number];
 
 /** One point per UTC day of the window, zeros included. */
 export function dailySeries(store: Store, ws: string, campaigns: readonly CampaignRec[], model: SendingModel, days: string[], w: InsightWindow) {

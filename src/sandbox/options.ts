@@ -34,6 +34,8 @@ export const sandboxOptionsSchema = z.strictObject({
         c.addIssue({ code: 'custom', message: (e as Error).message });
       }
     }),
+  /** Every this many seconds one seeded lead replies (simulateInboundReply), in turn; 0: never. */
+  replyEverySeconds: z.number().min(0).max(86_400).default(0),
   logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).default('warn'),
 });
 export type SandboxOptions = z.input<typeof sandboxOptionsSchema>;

@@ -11,7 +11,7 @@ import type { RateLimits } from './limits.js';
 import type { Cursors } from './paging.js';
 import { route } from './router.js';
 import type { Store } from './store/store.js';
-import { checkPathIds, parseBody, parseQuery } from './validate.js';
+import { checkPathIds, parseBody, parseQuery, searchWindow } from './validate.js';
 
 export interface ServerParts {
   store: Store;
@@ -112,12 +112,13 @@ export function createSandboxServer(parts: ServerParts) {
       const ws = match.path.workspace !== undefined ? resolveWorkspace(store, caller, match.path.workspace) : null;
       const query = parseQuery(e, url.searchParams);
       const body = parseBody(e, await readBody(req));
+      const window = searchWindow(e, query, now);
       if (method === 'GET' && buckets[0] === 'upstream' && faults.upstreamError()) {
         faults.injected.upstream_error++;
         fail('upstream_error', 'The sending platform did not answer (injected fault). Retry later.');
       }
       const ctx: Ctx = {
-        store, endpoint: e, caller, ws, path: match.path, query, body, cursors, faults, limits,
+        store, endpoint: e, caller, ws, path: match.path, query, body, window, cursors, faults, limits,
         now: () => new Date(),
         page: () => ({ limit: query.limit as number | undefined, cursor: query.cursor as string | undefined, order: query.order as 'asc' | 'desc' | undefined }),
       };

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import { bodies } from './bodies.js';
-import { type Bucket, LEAD_DETAIL_EXPANSIONS, LEAD_LIST_EXPANSIONS, LEAD_STATUS_FILTER, MAX_EXPANSIONS, MEETING_OUTCOME_FILTER, ENUMS, type Scope } from './enums.js';
+import { TASK_REFUSED_FIELDS, bodies } from './bodies.js';
+import type { WindowRule } from './checks.js';
+import { type Bucket, DAILY_METRICS, LEAD_DETAIL_EXPANSIONS, LIMITS, LEAD_LIST_EXPANSIONS, LEAD_STATUS_FILTER, MAX_EXPANSIONS, MEETING_OUTCOME_FILTER, ENUMS, type Scope } from './enums.js';
 import type { IdKind } from './ids.js';
 import { PAGING, type Param, p } from './params.js';
 
@@ -42,6 +43,12 @@ export interface Endpoint {
   readonly aliases?: Readonly<Record<string, string>>;
   readonly maxExpansions?: number;
   readonly body: z.ZodType | null;
+  /** Body fields refused by name, with the reason (title on a task write), before the schema's "unknown field". */
+  readonly refusedFields?: Readonly<Record<string, string>>;
+  /** A from/to window the service checks and bounds (insights, slots). */
+  readonly window?: WindowRule;
+  /** Its answer carries the key's rate_limits: the client takes its bucket figures from it. */
+  readonly tellsLimits?: boolean;
   readonly status: 200 | 201;
   readonly returns: 'list' | 'object' | 'binary';
   /** The `object` kind of what comes back (the items, for a list). */
@@ -83,6 +90,9 @@ function ep(d: Def): Endpoint {
   };
 }
 
+/** Insights: "a window over the cap gives 400 invalid_request (never silently truncated)"; defaults are ours (docs/spec-gaps.md). */
+const insightsWindow = (maxDays: number, unit: WindowRule['unit']): WindowRule => ({ maxDays, over: 'refuse', unit, defaultDays: 30, runs: 'back', blame: 'from' });
+
 const leadListQuery = {
   ...PAGING,
   expand: p.list(LEAD_LIST_EXPANSIONS, { max: MAX_EXPANSIONS, code: 'invalid_request' }),
@@ -105,7 +115,7 @@ const leadListQuery = {
 
 export const ENDPOINTS: readonly Endpoint[] = [
   // Meta and workspaces
-  ep({ name: 'get_me', toolset: 'workspaces', method: 'GET', path: '/v1/me', scope: null, bucket: 'read', returns: 'object', resource: 'me' }),
+  ep({ name: 'get_me', toolset: 'workspaces', method: 'GET', path: '/v1/me', scope: null, bucket: 'read', returns: 'object', resource: 'me', tellsLimits: true }),
   ep({ name: 'get_capabilities', toolset: 'workspaces', method: 'GET', path: '/v1/capabilities', scope: null, bucket: 'read', returns: 'object', resource: 'capabilities' }),
   ep({ name: 'list_workspaces', toolset: 'workspaces', method: 'GET', path: '/v1/workspaces', scope: 'workspaces:read', bucket: 'read', returns: 'list', resource: 'workspace' }),
   ep({
@@ -211,12 +221,12 @@ export const ENDPOINTS: readonly Endpoint[] = [
   }),
   ep({
     name: 'create_task', toolset: 'tasks', method: 'POST', path: `${WS}/tasks`, pathIds: ws, scope: 'tasks:write', bucket: 'write',
-    body: bodies.createTask, status: 201, idempotent: false, settledBy: 'list_tasks', returns: 'object', resource: 'task',
+    body: bodies.createTask, refusedFields: TASK_REFUSED_FIELDS, status: 201, idempotent: false, settledBy: 'list_tasks', returns: 'object', resource: 'task',
     errors: ['invalid_cursor', 'invalid_request', 'not_found', 'unprocessable'],
   }),
   ep({
     name: 'update_task', toolset: 'tasks', method: 'PATCH', path: `${WS}/tasks/{task_id}`, pathIds: { workspace: 'workspace', task_id: 'task' },
-    scope: 'tasks:write', bucket: 'write', body: bodies.updateTask, destructive: true, returns: 'object', resource: 'task', errors: ['invalid_request', 'not_found', 'unprocessable'],
+    scope: 'tasks:write', bucket: 'write', body: bodies.updateTask, refusedFields: TASK_REFUSED_FIELDS, destructive: true, returns: 'object', resource: 'task', errors: ['invalid_request', 'not_found', 'unprocessable'],
   }),
   ep({
     name: 'complete_task', toolset: 'tasks', method: 'POST', path: `${WS}/tasks/{task_id}/complete`, pathIds: { workspace: 'workspace', task_id: 'task' },
@@ -276,6 +286,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
     name: 'get_slots', toolset: 'scheduling', method: 'GET', path: `${WS}/event_types/{event_type_id}/slots`,
     pathIds: { workspace: 'workspace', event_type_id: 'event_type' }, scope: 'event_types:read', bucket: 'upstream',
     query: { from: p.dateTime(), to: p.dateTime(), timezone: p.timezone() },
+    // "60 days maximum; also clamped to booking window and minimum notice": clamped, not refused. Two weeks by default (ours).
+    window: { maxDays: LIMITS.slots_window_days, over: 'clamp', unit: 'instant', defaultDays: 14, runs: 'forward', blame: 'to' },
     returns: 'object', resource: 'availability', errors: ['invalid_request', 'not_found', 'unsupported_filter', 'upstream_error'],
   }),
 
@@ -322,19 +334,19 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ep({
     name: 'get_insights_summary', toolset: 'insights', method: 'GET', path: `${WS}/insights/summary`, pathIds: ws, scope: 'insights:read', bucket: 'read',
     query: { from: p.dayOrDateTime(), member_id: p.id('member'), to: p.dayOrDateTime() },
+    window: insightsWindow(LIMITS.insights_window_days, 'instant'),
     returns: 'object', resource: 'insights_summary', errors: ['invalid_request'],
   }),
   ep({
     name: 'get_campaign_insights', toolset: 'insights', method: 'GET', path: `${WS}/insights/campaigns`, pathIds: ws, scope: 'insights:read', bucket: 'upstream',
     query: { campaign_id: p.id('campaign'), cursor: p.cursor(), from: p.dayOrDateTime(), limit: p.limit(), to: p.dayOrDateTime() },
+    window: insightsWindow(LIMITS.insights_window_days, 'instant'),
     returns: 'list', resource: 'campaign_insight', errors: ['invalid_cursor', 'invalid_request', 'not_found', 'upstream_error'],
   }),
   ep({
     name: 'get_daily_insights', toolset: 'insights', method: 'GET', path: `${WS}/insights/daily`, pathIds: ws, scope: 'insights:read', bucket: 'upstream',
-    query: {
-      cursor: p.cursor(), from: p.day(), limit: p.limit(), to: p.day(),
-      metric: p.oneOf(['emails_sent', 'responses', 'positive_responses', 'booked']),
-    },
+    query: { cursor: p.cursor(), from: p.day(), limit: p.limit(), to: p.day(), metric: p.oneOf(DAILY_METRICS) },
+    window: insightsWindow(LIMITS.daily_window_days, 'day'),
     returns: 'list', resource: 'daily_point', errors: ['invalid_request', 'unsupported_filter', 'upstream_error'],
   }),
 

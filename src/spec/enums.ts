@@ -49,6 +49,10 @@ export const LEAD_STATUS_INPUT = [...ENUMS.lead_status, 'dnc'] as const;
 /** The lead list filter also accepts the lifecycle values (States: lead status). */
 export const LEAD_STATUS_FILTER = [...ENUMS.lead_status, 'booked', 'disqualified'] as const;
 export const MEETING_OUTCOME_FILTER = [...ENUMS.meeting_outcome, 'none'] as const;
+
+/** The figures of a daily insight point; `metric` names one of them. */
+export const DAILY_METRICS = ['emails_sent', 'responses', 'positive_responses', 'booked'] as const;
+export type DailyMetric = (typeof DAILY_METRICS)[number];
 export const LEAD_LIST_EXPANSIONS = ['assignees', 'campaign', 'open_tasks', 'tags'] as const;
 export const LEAD_DETAIL_EXPANSIONS = ['assignees', 'open_tasks', 'tags', 'notes', 'meetings'] as const;
 export const MAX_EXPANSIONS = 3;

@@ -7,3 +7,4 @@ export * from './resources.js';
 export * from './errors.js';
 export * from './keys.js';
 export * from './text.js';
+export * from './checks.js';

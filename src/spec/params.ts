@@ -27,8 +27,9 @@ export function isDay(s: string): boolean {
   const d = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
+/** A date-time whose date exists: Date.parse alone rolls 2026-02-30 over into March. */
 export function isDateTime(s: string): boolean {
-  return DATE_TIME.test(s) && !Number.isNaN(Date.parse(s));
+  return DATE_TIME.test(s) && isDay(s.slice(0, 10)) && !Number.isNaN(Date.parse(s));
 }
 
 export const p = {

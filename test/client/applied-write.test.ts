@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/client/index.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { type Gateway, type GatewayFault, startGateway } from '../helpers/gateway.js';
+import { sandboxBehindGateway } from '../helpers/behind-gateway.js';
+import type { GatewayFault } from '../helpers/gateway.js';
 import { client, sandbox } from './helpers.js';
 
-let sb: Sandbox;
-let gw: Gateway;
-beforeAll(async () => {
-  sb = await sandbox();
-  gw = await startGateway(sb.baseUrl);
-});
-afterAll(async () => {
-  await gw.close();
-  await sb.close();
-});
+const env = sandboxBehindGateway(() => sandbox());
 
 const ws = { workspace: 'acme' };
 const FAULTS: Exclude<GatewayFault, null>[] = [500, 502, 503, 504, 'cut'];
@@ -25,37 +16,37 @@ describe('A write that is not idempotent, answered 5xx or cut after the API appl
       ['create_note', 'list_notes', 'body'],
     ] as const) {
       it(`${endpoint} answered ${fault} by a gateway: one record, outcome_unknown naming ${read}`, async () => {
-        const { client: c } = client(sb, { baseUrl: gw.url, retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 5 } });
+        const { client: c } = client(env.sb, { baseUrl: env.gw.url, retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 5 } });
         await c.me();
-        const lead = sb.store.leads.inGroup('acme')[5]!;
+        const lead = env.sb.store.leads.inGroup('acme')[5]!;
         const marker = `applied-${endpoint}-${fault}-${Date.now()}`;
-        const sentBefore = gw.requests.length;
-        gw.fault = (method) => (method === 'POST' ? fault : null);
+        const sentBefore = env.gw.requests.length;
+        env.gw.fault = (method) => (method === 'POST' ? fault : null);
         const err = await c.call(endpoint, { path: ws, body: { lead_id: lead.id, [field]: marker } }).then(
           () => null,
           (e: unknown) => e,
         );
-        gw.fault = () => null;
+        env.gw.fault = () => null;
         await c.close();
         expect(err).toBeInstanceOf(OutcomeUnknownError);
         expect(err).toMatchObject({ code: 'outcome_unknown', endpoint, safe_to_repeat: false });
         expect((err as OutcomeUnknownError).check).toContain(`${read} (workspace=acme lead_id=${lead.id})`);
         expect((err as Error).message).toMatch(/not resent/);
         // Sent once: the gateway saw one POST, and the API holds one record.
-        expect(gw.requests.slice(sentBefore).filter((r) => r.startsWith('POST'))).toHaveLength(1);
-        const stored = endpoint === 'create_task' ? [...sb.store.tasks.all()].filter((t) => t.notes === marker) : [...sb.store.notes.all()].filter((n) => n.body === marker);
+        expect(env.gw.requests.slice(sentBefore).filter((r) => r.startsWith('POST'))).toHaveLength(1);
+        const stored = endpoint === 'create_task' ? [...env.sb.store.tasks.all()].filter((t) => t.notes === marker) : [...env.sb.store.notes.all()].filter((n) => n.body === marker);
         expect(stored).toHaveLength(1);
       });
     }
   }
 
   it('a read answered 502 by the gateway is still retried (it changes nothing)', async () => {
-    const { client: c } = client(sb, { baseUrl: gw.url, retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 5 } });
+    const { client: c } = client(env.sb, { baseUrl: env.gw.url, retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 5 } });
     await c.me();
     let failed = 0;
-    gw.fault = (method) => (method === 'GET' && failed++ === 0 ? 502 : null);
+    env.gw.fault = (method) => (method === 'GET' && failed++ === 0 ? 502 : null);
     const r = await c.call('list_members', { path: ws });
-    gw.fault = () => null;
+    env.gw.fault = () => null;
     await c.close();
     expect(r.status).toBe(200);
     expect(r.attempts).toBe(2);

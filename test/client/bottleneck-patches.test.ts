@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { FAST_YIELD_PATCH } from '../../src/client/fast-yield.js';
 import { SCRIPT_ERRORS_PATCH } from '../../src/client/redis-script-errors.js';
+import { UNSUBSCRIBE_PATCH } from '../../src/client/redis-unsubscribe.js';
 
 const require = createRequire(import.meta.url);
 const fingerprint = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
@@ -19,6 +20,7 @@ describe('every patch of bottleneck internals names what it relies on, and that 
   for (const [name, patch] of [
     ['fast-yield.ts', FAST_YIELD_PATCH],
     ['redis-script-errors.ts', SCRIPT_ERRORS_PATCH],
+    ['redis-unsubscribe.ts', UNSUBSCRIBE_PATCH],
   ] as const) {
     it(`${name}: the installed bottleneck is the version the patch was written for`, () => {
       expect((require('bottleneck/package.json') as { version: string }).version).toBe(patch.version);

@@ -87,6 +87,23 @@ describe('Bad input gets a clear error that names the parameter, before any requ
     expect((await c.call('get_daily_insights', { path: ws, query: { from: '2026-01-01', to: '2026-04-30' } })).status).toBe(200);
     await c.close();
   });
+
+  it('date-times on days that do not exist (2026-02-30, 2026-11-31) are invalid_request naming the parameter', async () => {
+    const { client: c } = w();
+    const ws = { workspace: 'acme' };
+    await refused(c.call('list_leads', { path: ws, query: { updated_since: '2026-02-30T00:00:00Z' } }), 'invalid_request', 'updated_since');
+    await refused(c.call('get_insights_summary', { path: ws, query: { from: '2026-11-31T00:00:00Z' } }), 'invalid_request', 'from');
+    const et = { ...ws, event_type_id: sb.store.eventTypes.inGroup('acme')[0]!.id };
+    await refused(c.call('get_slots', { path: et, query: { from: '2026-11-31T09:00:00Z' } }), 'invalid_request', 'from');
+    await c.close();
+  });
+
+  it('the client checks windows with the same rule as the service: a slots window ending before it starts is refused', async () => {
+    const { client: c } = w();
+    const et = { workspace: 'acme', event_type_id: sb.store.eventTypes.inGroup('acme')[0]!.id };
+    await refused(c.call('get_slots', { path: et, query: { from: '2026-12-10T00:00:00Z', to: '2026-12-01T00:00:00Z' } }), 'invalid_request', 'to');
+    await c.close();
+  });
 });
 
 describe('Errors: {error: {code, message, param?, required_scope?, retry_after?}}; clients branch on code', () => {

@@ -70,6 +70,21 @@ describe('General rule 4: timestamps are ISO 8601 UTC with a trailing Z', () => 
     expect(stamps.length).toBeGreaterThan(3);
     for (const s of stamps) expect(s).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);
   });
+  // A date-time names a real calendar day: 2026-02-30 is not rolled over into March.
+  it.each([
+    ['/v1/workspaces/acme/leads', 'updated_since', '2026-02-30T00:00:00Z'],
+    ['/v1/workspaces/acme/notes', 'created_since', '2026-11-31T08:00:00Z'],
+    ['/v1/workspaces/acme/meetings', 'starts_after', '2027-02-29T00:00:00Z'],
+    ['/v1/workspaces/acme/insights/summary', 'from', '2026-04-31T00:00:00Z'],
+  ])('%s?%s=%s (a day that does not exist) is 400 invalid_request naming it', async (path, param, value) => {
+    const r = await api.get(path, { query: { [param]: value } });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_request', param });
+  });
+  it('a date-time on 29 February of a leap year is accepted', async () => {
+    const r = await api.get('/v1/workspaces/acme/leads', { query: { updated_since: '2028-02-29T00:00:00Z' } });
+    expect(r.status).toBe(200);
+  });
 });
 
 describe('General rule 5: unknown query parameters are 400 unsupported_filter naming the parameter; unknown body fields are 400', () => {

@@ -212,12 +212,17 @@ describe('slots: free time only, inside working hours, with no host identity', (
   });
 });
 
-describe('slots window: 60 days maximum', () => {
-  it('refuses a window longer than 60 days with 400 invalid_request naming to', async () => {
-    const from = Date.now() + DAY;
-    const r = await slotsOf('discovery-call', { from: at(from), to: at(from + 60 * DAY + 60_000) });
-    expect(r.status).toBe(400);
-    expect(r.body.error).toMatchObject({ code: 'invalid_request', param: 'to' });
+describe('slots window: 60 days maximum; also clamped to booking window and minimum notice', () => {
+  it('clamps a window longer than 60 days to 60 days from its start, and window says what was searched', async () => {
+    // From 50 days ago for 90 days: the 60-day cap ends it 10 days from now, inside the booking window.
+    const et = bySlug('discovery-call');
+    expect(et.public_booking_window_days).toBeGreaterThan(11);
+    const from = Math.floor((Date.now() - 50 * DAY) / 60_000) * 60_000;
+    const r = await slotsOf('discovery-call', { from: at(from), to: at(from + 90 * DAY) });
+    expect(r.status).toBe(200);
+    expect(Date.parse(r.body.window.to)).toBe(from + 60 * DAY);
+    expect(Date.parse(r.body.window.from)).toBeGreaterThanOrEqual(Date.now() - 60_000);
+    for (const s of r.body.slots) expect(Date.parse(s.end)).toBeLessThanOrEqual(from + 60 * DAY);
   });
 
   it('accepts exactly 60 days', async () => {
@@ -231,6 +236,12 @@ describe('slots window: 60 days maximum', () => {
     const r = await slotsOf('discovery-call', { from: at(from), to: at(from - DAY) });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: 'invalid_request', param: 'to' });
+  });
+
+  it('refuses a from on a day that does not exist (2026-11-31) with invalid_request naming from', async () => {
+    const r = await slotsOf('discovery-call', { from: '2026-11-31T09:00:00Z' });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'invalid_request', param: 'from' });
   });
 
   it('refuses a from that is not a date-time with invalid_request naming from', async () => {

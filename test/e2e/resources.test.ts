@@ -74,11 +74,12 @@ function expectFenced(text: string, needle: string): number {
 const LEAD_TPL = 'inbox://{workspace}/leads/{lead}';
 const CONVERSATION_TPL = 'inbox://{workspace}/leads/{lead}/conversation';
 
-describe('Templates: a lead, its conversation, the workspace\'s playbook, members and lead-tag roster; the capabilities', () => {
-  it('resources/templates/list gives the five templates with their types', async () => {
+describe('Templates: the newest leads, a lead, its conversation, the workspace\'s playbook, members and lead-tag roster; the capabilities', () => {
+  it('resources/templates/list gives the six templates with their types', async () => {
     const { resourceTemplates } = await s.client.listResourceTemplates();
     const byUri = Object.fromEntries(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType]));
     expect(byUri).toEqual({
+      'inbox://{workspace}/leads': 'application/json',
       [LEAD_TPL]: 'application/json',
       [CONVERSATION_TPL]: 'text/markdown',
       'inbox://{workspace}/playbook': 'text/markdown',
@@ -86,6 +87,18 @@ describe('Templates: a lead, its conversation, the workspace\'s playbook, member
       'inbox://{workspace}/lead-tags': 'application/json',
     });
     for (const t of resourceTemplates) expect(t.description?.length, t.uriTemplate).toBeGreaterThan(30);
+  });
+});
+
+describe('The newest leads: inbox://{workspace}/leads', () => {
+  it('the 20 leads with the newest messages, newest first, what the leads wrote fenced', async () => {
+    const newest = (await api('/v1/workspaces/acme/leads', { limit: 20 })).data;
+    const { text } = await read('inbox://acme/leads');
+    const body = JSON.parse(text);
+    expect(body.note).toBe(UNTRUSTED_NOTE);
+    expect(body.leads.map((l: any) => l.id)).toEqual(newest.map((l: any) => l.id));
+    expect(body.leads[0].last_message_at).toBe(newest[0].last_message_at);
+    expect(body.leads[0].email).toMatch(/^<untrusted-[0-9a-f]{6}>/);
   });
 });
 
@@ -103,7 +116,7 @@ describe('resources/list is useful, not huge: the newest leads of the default wo
     const leads = resources.filter((r) => r.uri.includes('/leads/')).map((r) => r.uri);
     expect(leads).toEqual(newest);
     expect(resources.filter((r) => !r.uri.includes('/leads/')).map((r) => r.uri).sort()).toEqual(
-      ['inbox://acme/lead-tags', 'inbox://acme/members', 'inbox://acme/playbook', 'inbox://capabilities'],
+      ['inbox://acme/lead-tags', 'inbox://acme/leads', 'inbox://acme/members', 'inbox://acme/playbook', 'inbox://capabilities'],
     );
   });
 

@@ -12,6 +12,8 @@ export interface Gateway {
   readonly replaced: { request: string; upstreamStatus: number; fault: Exclude<GatewayFault, null> }[];
   /** Decides per request; default passes everything on. */
   fault: (method: string, url: string) => GatewayFault;
+  /** Answers a request itself instead of passing it on when it returns true (a huge or endless body, say). */
+  answer: (req: IncomingMessage, res: ServerResponse) => boolean;
   close(): Promise<void>;
 }
 
@@ -22,10 +24,11 @@ export interface Gateway {
  */
 export async function startGateway(target: string): Promise<Gateway> {
   const upstream = new URL(target);
-  const gw: Gateway = { url: '', requests: [], replaced: [], fault: () => null, close: async () => undefined };
+  const gw: Gateway = { url: '', requests: [], replaced: [], fault: () => null, answer: () => false, close: async () => undefined };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const line = `${req.method} ${req.url}`;
     gw.requests.push(line);
+    if (gw.answer(req, res)) return;
     const fault = gw.fault(req.method ?? '', req.url ?? '');
     const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
       if (fault === null) {
@@ -52,4 +55,34 @@ export async function startGateway(target: string): Promise<Gateway> {
   gw.url = listening.url;
   gw.close = listening.close;
   return gw;
+}
+
+/**
+ * Stream `total` bytes of `fill` as the response body, honouring backpressure, until done
+ * or the client hangs up. Resolves with the bytes the client accepted (kernel buffers
+ * included), which tells whether it stopped reading early.
+ */
+export async function streamBody(res: ServerResponse, total: number, head: Record<string, string>, fill = 'x'): Promise<number> {
+  res.writeHead(200, head);
+  const chunk = Buffer.alloc(64 * 1024, fill);
+  let sent = 0;
+  let closed = false;
+  res.on('close', () => {
+    closed = true;
+  });
+  while (sent < total && !closed) {
+    const piece = total - sent >= chunk.length ? chunk : chunk.subarray(0, total - sent);
+    sent += piece.length;
+    if (!res.write(piece)) await new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    });
+  }
+  if (!closed) res.end();
+  return sent;
 }

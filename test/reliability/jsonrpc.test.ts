@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
+import { TOOL_ENDPOINTS } from '../../src/spec/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import { BIN, cleanEnv, spawnTracked } from '../helpers/processes.js';
 import { secretsIn } from './helpers.js';
@@ -92,7 +93,7 @@ describe('Malformed JSON-RPC on stdin: the server keeps serving', () => {
   it('after all the garbage, initialize, tools/call and tools/list are answered, and the server exits 0 when stdin closes', () => {
     expect(answerTo('init')?.result?.serverInfo?.name).toBe('reply-inbox-mcp');
     expect(answerTo('after')?.result?.structuredContent?.owner?.id).toBe('usr_ada');
-    expect(answerTo('list-after')?.result?.tools).toHaveLength(46);
+    expect(answerTo('list-after')?.result?.tools).toHaveLength(TOOL_ENDPOINTS.length);
     expect(answerTo('last')?.result).toEqual({});
     expect(exitCode).toBe(0);
   });

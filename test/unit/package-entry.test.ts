@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { TOOL_ENDPOINTS } from '../../src/spec/index.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string> };
 
@@ -11,7 +12,7 @@ describe('the package entry points resolve to modules that exist', () => {
   });
   it('the root entry gives the server, the tools, the client and the sandbox', async () => {
     const mod = await import('../../src/index.js');
-    expect(mod.ALL_TOOLS).toHaveLength(46);
+    expect(mod.ALL_TOOLS).toHaveLength(TOOL_ENDPOINTS.length);
     expect(typeof mod.InboxServer).toBe('function');
     expect(typeof mod.ReplyInboxClient).toBe('function');
     expect(typeof mod.startSandbox).toBe('function');

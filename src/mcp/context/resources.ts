@@ -17,6 +17,8 @@ export const LISTED_LEADS = 20;
 /** Messages in a conversation resource: the newest, as get_conversation gives by default. */
 export const CONVERSATION_MESSAGES = 50;
 const LEAD_EXPANSIONS = ['assignees', 'open_tasks', 'tags'];
+/** What the leads resource shows of each lead: enough to choose which to read. */
+const LEADS_FIELDS = ['id', 'first_name', 'last_name', 'email', 'company_name', 'status', 'state', 'unread', 'subject', 'body_preview', 'last_message_at', 'last_message_direction'];
 
 type Extra = { signal: AbortSignal };
 type Row = Record<string, unknown>;
@@ -63,6 +65,26 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
   };
   const workspaceOnly = { workspace: completeWorkspace(access) };
   const leadVars = { workspace: completeWorkspace(access), lead: completeLead(access) };
+
+  mcp.registerResource(
+    'leads',
+    new ResourceTemplate(TEMPLATE.leads, {
+      list: forDefault('leads:read', (ws) => ({ uri: URI.leads(ws), name: `leads-${ws}`, title: `Newest leads of ${ws}`, mimeType: JSON_TYPE })),
+      complete: workspaceOnly,
+    }),
+    {
+      title: 'Newest leads',
+      description: `The ${LISTED_LEADS} leads with the newest messages, as JSON; subscribe to hear of new replies and changed leads. Text leads wrote is fenced as untrusted.`,
+      mimeType: JSON_TYPE,
+    },
+    guarded('leads resource', async (uri, vars, extra) => {
+      const ws = workspaceOr(access, one(vars.workspace));
+      const r = await access.api.call('list_leads', { path: { workspace: ws }, query: { limit: LISTED_LEADS }, signal: extra.signal });
+      const rows = ((r.data as { data: Row[] }).data ?? []).map((l) => Object.fromEntries(LEADS_FIELDS.filter((f) => f in l).map((f) => [f, l[f]])));
+      const fenced = fenceDeep(dropEmpty(rows), new Fence());
+      return text(uri, JSON_TYPE, JSON.stringify({ note: UNTRUSTED_NOTE, workspace: ws, leads: fenced }));
+    }),
+  );
 
   mcp.registerResource(
     'lead',

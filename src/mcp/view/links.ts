@@ -6,6 +6,7 @@ import type { ResourceLink } from '@modelcontextprotocol/sdk/types.js';
  */
 export const URI = {
   capabilities: 'inbox://capabilities',
+  leads: (workspace: string) => `inbox://${workspace}/leads`,
   lead: (workspace: string, lead: string) => `inbox://${workspace}/leads/${lead}`,
   conversation: (workspace: string, lead: string) => `inbox://${workspace}/leads/${lead}/conversation`,
   playbook: (workspace: string) => `inbox://${workspace}/playbook`,
@@ -15,6 +16,7 @@ export const URI = {
 
 /** The same addresses as RFC 6570 templates, for resources/templates/list. */
 export const TEMPLATE = {
+  leads: 'inbox://{workspace}/leads',
   lead: 'inbox://{workspace}/leads/{lead}',
   conversation: 'inbox://{workspace}/leads/{lead}/conversation',
   playbook: 'inbox://{workspace}/playbook',

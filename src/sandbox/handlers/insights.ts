@@ -1,21 +1,20 @@
-import { type Handlers, wsOf } from '../context.js';
+import { type Ctx, type Handlers, wsOf } from '../context.js';
 import { fail, notFound } from '../errors.js';
-import { type DailyMetric, SendingModel, campaignInsight, dailySeries, dayWindow, instantWindow, summary } from '../insights.js';
+import type { DailyMetric, SearchWindow } from '../../spec/index.js';
+import { SendingModel, campaignInsight, dailySeries, daysOf, summary } from '../insights.js';
 import { keysetPage } from '../paging.js';
 import { campaignTagsOf } from '../views/content.js';
 import { positionalPage, roster } from './campaigns.js';
 
-interface WindowQuery {
-  from?: string;
-  to?: string;
-}
+/** Every insights endpoint has a window rule in the table, so the window is always resolved. */
+const windowOf = (ctx: Ctx): SearchWindow => ctx.window!;
 
 export const insightsHandlers: Handlers = {
   get_insights_summary(ctx) {
     const ws = wsOf(ctx);
     const now = ctx.now();
-    const q = ctx.query as WindowQuery & { member_id?: string };
-    const window = instantWindow(q, now.getTime());
+    const q = ctx.query as { member_id?: string };
+    const window = windowOf(ctx);
     let member: { memberId: string; userId: string } | undefined;
     if (q.member_id !== undefined) {
       const m = ctx.store.memberByMemberId(ws.id, q.member_id);
@@ -27,8 +26,8 @@ export const insightsHandlers: Handlers = {
   get_campaign_insights(ctx) {
     const ws = wsOf(ctx);
     const now = ctx.now();
-    const q = ctx.query as WindowQuery & { campaign_id?: string };
-    const window = instantWindow(q, now.getTime());
+    const q = ctx.query as { campaign_id?: string };
+    const window = windowOf(ctx);
     const campaigns = roster(ctx.store, ws.id, now.getTime());
     if (q.campaign_id !== undefined && !campaigns.some((c) => c.id === q.campaign_id)) notFound('campaign', 'campaign_id');
     const model = new SendingModel(ctx.store, now);
@@ -43,8 +42,9 @@ export const insightsHandlers: Handlers = {
   get_daily_insights(ctx) {
     const ws = wsOf(ctx);
     const now = ctx.now();
-    const q = ctx.query as WindowQuery & { metric?: DailyMetric };
-    const { days, window } = dayWindow(q, now.getTime());
+    const q = ctx.query as { metric?: DailyMetric };
+    const window = windowOf(ctx);
+    const days = daysOf(window);
     const series = dailySeries(ctx.store, ws.id, roster(ctx.store, ws.id, now.getTime()), new SendingModel(ctx.store, now), days, window);
     const metric = q.metric;
     return {

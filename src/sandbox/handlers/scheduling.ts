@@ -1,15 +1,12 @@
-import { LIMITS } from '../../spec/index.js';
+import { DAY_MS } from '../../spec/index.js';
 import { type Ctx, type Handlers, wsOf } from '../context.js';
-import { fail, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import { keysetPage } from '../paging.js';
 import { iso } from '../seed/time.js';
 import { SORT } from '../store/store.js';
 import type { EventTypeRec } from '../store/types.js';
 import { activeHosts, eventTypeView, freeSlots } from '../views/scheduling.js';
 
-const DAY_MS = 86_400_000;
-/** Window searched when the caller gives no `to` (our choice: docs/gaps/work.md). */
-const DEFAULT_WINDOW_DAYS = 14;
 
 function eventTypeIn(ctx: Ctx): EventTypeRec {
   const et = ctx.store.eventTypes.get(ctx.path.event_type_id ?? '');
@@ -43,19 +40,15 @@ export const schedulingHandlers: Handlers = {
   get_event_type: (ctx) => ({ body: eventTypeView(eventTypeIn(ctx), { detail: true }) }),
 
   /**
-   * The caller's window is checked (at most 60 days, to after from), then clamped to the
-   * bookable range: from now + minimum notice to now + the booking window.
+   * The caller's window, already bounded by the table's rule (to after from, clamped to 60
+   * days), is clamped to the bookable range: from now + minimum notice to now + the booking window.
    */
   get_slots(ctx) {
     const et = eventTypeIn(ctx);
-    const q = ctx.query as { from?: string; to?: string; timezone?: string };
+    const q = ctx.query as { timezone?: string };
     const now = ctx.now().getTime();
-    const from = q.from !== undefined ? Date.parse(q.from) : now;
-    const to = q.to !== undefined ? Date.parse(q.to) : from + DEFAULT_WINDOW_DAYS * DAY_MS;
-    if (to <= from) fail('invalid_request', "Query parameter 'to' must be later than 'from'.", { param: 'to' });
-    if (to - from > LIMITS.slots_window_days * DAY_MS) {
-      fail('invalid_request', `The slots window is at most ${LIMITS.slots_window_days} days; ask for a shorter range.`, { param: 'to' });
-    }
+    // The table gives get_slots a window rule, so the server has resolved it.
+    const { fromMs: from, toMs: to } = ctx.window!;
     const earliest = Math.ceil((now + et.minimum_notice_minutes * 60_000) / 60_000) * 60_000;
     const latest = now + et.public_booking_window_days * DAY_MS;
     const start = Math.max(from, earliest);

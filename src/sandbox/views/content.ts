@@ -23,7 +23,8 @@ export function templateView(t: TemplateRec) {
     visibility: t.visibility,
     folder_id: t.folder_id,
     order_index: t.order_index,
-    variables: tokensOf(t.subject, t.body),
+    // "token names found in the body": a token only the subject carries is not among them.
+    variables: tokensOf(t.body),
     ai_variables: t.ai_variables.map((v) => ({ name: v.name, read_website: v.read_website })),
     created_by_id: t.created_by_id,
     created_at: t.created_at,
