@@ -1,13 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 /**
  * `npm run demo`: an agent's triage session, scripted. A real MCP client spawns the built
  * server over stdio on its embedded sandbox (loopback only) and does what an agent would:
  * find unread interested leads, read a conversation that tries to inject instructions,
- * draft a reply from a template, set a status, then try a write in read-only mode.
+ * draft a reply from a template, set a status, then try a write in read-only mode, and
+ * last watch the inbox (a resource subscription) while a lead replies.
  * It prints a transcript and a summary table, and exits 1 if anything did not behave.
  */
 
@@ -154,6 +155,47 @@ async function readOnly(s: Session): Promise<void> {
   s.note(`status still ${status}`);
 }
 
+/** Wait for `ok`, at most `ms`; false when it never came. */
+async function waitFor(ok: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!ok() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return ok();
+}
+
+async function readText(s: Session, uri: string): Promise<string> {
+  const r = await s.client.readResource({ uri });
+  return (r.contents[0] as { text?: string } | undefined)?.text ?? '';
+}
+
+/** The agent subscribes to the newest leads and waits; a seeded lead replies; the agent reads the new message. */
+async function watch(s: Session): Promise<void> {
+  const uri = 'inbox://acme/leads';
+  const updates: string[] = [];
+  s.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+    updates.push(n.params.uri);
+  });
+  out(`
+[watch] resources/subscribe ${JSON.stringify({ uri })}`);
+  await s.client.subscribeResource({ uri });
+  out('    the agent waits; in the sandbox a seeded lead replies every second (--sandbox-reply-seconds 1)');
+  const t0 = performance.now();
+  const heard = await waitFor(() => updates.includes(uri), 20_000);
+  check(heard, `notifications/resources/updated for ${uri} arrived (${Math.round(performance.now() - t0)} ms after subscribing)`);
+  if (!heard) return;
+  const leads = (JSON.parse(await readText(s, uri)) as { leads: { id: string; last_message_at?: string; last_message_direction?: string }[] }).leads;
+  const newest = leads[0]!;
+  out(`
+[watch] resources/read ${uri}: the newest lead is ${newest.id} (last message ${newest.last_message_at}, ${newest.last_message_direction})`);
+  const conversation = await readText(s, `inbox://acme/leads/${newest.id}/conversation`);
+  out(`
+[watch] resources/read inbox://acme/leads/${newest.id}/conversation: the new message, fenced as the lead's own words`);
+  const last = conversation.lastIndexOf('\n## ');
+  block(conversation.slice(last + 1), 14);
+  check(newest.last_message_direction === 'received' && conversation.includes('Circling back on this'), 'the new inbound reply is in the conversation resource');
+  await s.client.unsubscribeResource({ uri });
+  out(`    resources/unsubscribe ${JSON.stringify({ uri })}: the server stops polling for this session`);
+}
+
 function summary(counts: Record<string, number>): void {
   const rows = steps.map((s, i) => [String(i + 1), s.session, s.tool, s.outcome, `${s.ms}`, s.note]);
   const head = ['#', 'session', 'tool', 'outcome', 'ms', 'what happened'];
@@ -187,6 +229,14 @@ async function main(): Promise<number> {
     await readOnly(ro);
   } finally {
     await ro.close();
+  }
+  out('\nA third server process watches the inbox: the agent subscribes to the newest leads and a reply arrives while it waits.');
+  const live = await Session.start('watch', ['--sandbox', '--sandbox-key', 'rep', '--workspace', 'acme', '--sandbox-reply-seconds', '1', '--watch-seconds', '1']);
+  counts.watch = live.tools.length;
+  try {
+    await watch(live);
+  } finally {
+    await live.close();
   }
   summary(counts);
   return failures.length === 0 ? 0 : 1;

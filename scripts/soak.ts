@@ -2,7 +2,8 @@
  * The long reliability run (`npm run soak`): the fault workload of
  * test/reliability/faults.test.ts and the fuzz of test/reliability/fuzz.test.ts, ten
  * times larger and more, the same workload behind a gateway that answers 5xx or cuts the
- * connection after the API applied a create, then one JSON line of counts on stdout. Exit status 1 when any
+ * connection after the API applied a create, made-up keys against HTTP bearer mode (the
+ * server's RSS growth, scripts/soak-keys.ts), then one JSON line of counts on stdout. Exit status 1 when any
  * invariant broke (a crash, a duplicate, a leaked secret, an unclean answer).
  *
  *   npm run soak -- --calls 20000 --parallel 16 --fuzz-runs 400 --seed 7 --applied-calls 3000
@@ -13,6 +14,7 @@ import { SPECIAL_EMAILS } from '../src/sandbox/seed/leads.js';
 import { TOOL_ENDPOINTS } from '../src/spec/index.js';
 import { type GatewayFault, startGateway } from '../test/helpers/gateway.js';
 import { TEST_NOW } from '../test/helpers/sandbox.js';
+import { keysBroken, madeUpKeysRun } from './soak-keys.js';
 import { countDuplicates, fuzzTools, runWorkload, secretsIn, startRelay, startSession } from '../test/reliability/helpers.js';
 
 const { values } = parseArgs({
@@ -21,6 +23,7 @@ const { values } = parseArgs({
     parallel: { type: 'string', default: '16' },
     'fuzz-runs': { type: 'string', default: '400' },
     'applied-calls': { type: 'string', default: '3000' },
+    'made-up-keys': { type: 'string', default: '3000' },
     seed: { type: 'string', default: '7' },
     faults: { type: 'string', default: 'upstream_error=0.3,reset=0.1,latency_ms=1' },
   },
@@ -138,9 +141,13 @@ async function appliedRun() {
 const faults = await faultRun();
 const fuzz = await fuzzRun();
 const applied = await appliedRun();
-const summary = { faults, fuzz, applied };
+log(`made-up keys: ${values['made-up-keys']} initializes over HTTP, each with a key the API does not know`);
+const keys = await madeUpKeysRun(Number(values['made-up-keys']));
+log(`made-up keys: RSS grew ${keys.rss_growth_mb} MB (budget ${keys.rss_budget_mb} MB), keys held after: ${keys.keys_held_after}`);
+const summary = { faults, fuzz, applied, keys };
 process.stdout.write(`${JSON.stringify(summary)}\n`);
 const broken =
+  keysBroken(keys) +
   faults.crashes + faults.unclean_answers + faults.unexplained_errors + faults.reads_failed_for_good + faults.duplicates + faults.lost_or_mismatched + faults.leaked_secrets +
   fuzz.crashes + fuzz.failures + fuzz.leaked_secrets +
   applied.crashes + applied.duplicates + applied.lost_or_mismatched + applied.reported_otherwise + applied.leaked_secrets +

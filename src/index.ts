@@ -1,6 +1,6 @@
 /**
  * reply-inbox-mcp as a library: the MCP server to embed in your own process (any MCP
- * transport), the 46 tools, the API client and the sandbox.
+ * transport), the tools (one per inbox endpoint), the API client and the sandbox.
  */
 export { InboxServer, type InboxServerOptions, SERVER_INSTRUCTIONS } from './mcp/server.js';
 export { serveStdio } from './mcp/transport/stdio.js';

@@ -166,6 +166,6 @@ function checkHttp(c: Config): void {
 }
 
 export function usage(): string {
-  const rows = Object.entries(FLAGS).map(([k, f]) => `  --${k.padEnd(14)} ${f.env.padEnd(26)} ${f.help}`);
+  const rows = Object.entries(FLAGS).map(([k, f]) => `  --${k.padEnd(24)} ${f.env.padEnd(36)} ${f.help}`);
   return ['reply-inbox-mcp: an MCP server (stdio, or Streamable HTTP with --http) for the Reply Inbox API v1', '', 'Flags (env twin in the second column):', ...rows, '  -h, --help', '  --version', ''].join('\n');
 }

@@ -113,7 +113,8 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
     case 'timeout':
       return 'The Reply Inbox API did not answer in time; try again shortly.';
     case 'cancelled':
-      return 'The call was cancelled; nothing more to do.';
+      // A cancelled call reaches the model only when the server stopped under it (a client's own cancel gets no answer).
+      return `The server stopped before the call finished; a call cancelled before it was sent changed nothing: call ${tool} again once reconnected.`;
     default:
       return 'Try again later; if it persists, report the code.';
   }

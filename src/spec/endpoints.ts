@@ -23,7 +23,7 @@ export type Toolset =
  * and the tools take their scope, read/write nature and annotations from it.
  */
 export interface Endpoint {
-  /** Stable name; for the 46 inbox endpoints it is also the MCP tool's name. */
+  /** Stable name; for an inbox endpoint (one with a toolset) it is also the MCP tool's name. */
   readonly name: string;
   readonly method: Method;
   /** Path template; `{workspace}` and `{<kind>_id}` placeholders. */

@@ -77,6 +77,7 @@ describe('HTTP: a call still queued when the drain runs out is answered "cancell
     const err = parseToolError(result);
     expect(err.error).toMatchObject({ code: 'cancelled' });
     expect(err.error.message).toMatch(/cancelled before it was sent/);
+    expect(err.nextStep).toMatch(/changed nothing: call create_task again once reconnected/);
     expect(await code).toBe(0);
     expect(tasksMarked(marker)).toBe(0);
     await client.close().catch(() => undefined);

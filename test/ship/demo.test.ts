@@ -23,9 +23,9 @@ describe('npm run demo: a scripted MCP client session over stdio against --sandb
     expect(r.stdout).not.toContain('CHECK FAILED');
   });
 
-  it('initializes two servers over stdio, the second read-only with fewer tools', () => {
+  it('initializes three servers over stdio, the second read-only with fewer tools', () => {
     const counts = [...r.stdout.matchAll(/initialize: reply-inbox-mcp \S+; tools\/list: (\d+) tools/g)].map((m) => Number(m[1]));
-    expect(counts).toHaveLength(2);
+    expect(counts).toHaveLength(3);
     expect(counts[1]).toBeLessThan(counts[0]!);
     expect(r.stdout).toContain('mcp.js --sandbox --sandbox-key rep --read-only');
   });
@@ -69,6 +69,17 @@ describe('the demo triages the way an agent would', () => {
   it('shows a write refused in read-only mode and the lead unchanged', () => {
     expect(step(8)).toMatch(/isError: the model reads[\s\S]*"code":"read_only"/);
     expect(step(9)).toContain('check ok: the lead\'s status is unchanged');
+  });
+
+  it('watches the inbox: subscribes, hears of a reply, reads it through the conversation resource, unsubscribes', () => {
+    const scene = r.stdout.slice(r.stdout.indexOf('[watch] resources/subscribe'), r.stdout.indexOf('== Summary'));
+    expect(scene).toContain('[watch] resources/subscribe {"uri":"inbox://acme/leads"}');
+    expect(scene).toMatch(/check ok: notifications\/resources\/updated for inbox:\/\/acme\/leads arrived/);
+    expect(scene).toMatch(/the newest lead is lead_\w+ \(last message \S+, received\)/);
+    expect(scene).toMatch(/<untrusted-[0-9a-f]{6} source="email body">/);
+    expect(scene).toContain('Circling back on this');
+    expect(scene).toContain('check ok: the new inbound reply is in the conversation resource');
+    expect(scene).toContain('resources/unsubscribe');
   });
 
   it('ends with a summary table of every call', () => {

@@ -1,15 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, OutcomeUnknownError, ReplyInboxClient, TimeoutError, ValidationError } from '../../src/client/index.js';
-import { createLogger } from '../../src/log.js';
+import { ApiError, OutcomeUnknownError, TimeoutError, ValidationError } from '../../src/client/index.js';
 import { InvalidResponseError, RESOURCE_NOT_FOUND, ToolError, errorBody, notFound, readError } from '../../src/mcp/errors.js';
-import { InboxServer } from '../../src/mcp/server.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { endpoint } from '../../src/spec/index.js';
-import { ALL_TOOLS } from '../../tools/index.js';
 import { sandbox } from '../client/helpers.js';
+import { inProcessServer } from '../helpers/in-process.js';
 
 describe('every failure becomes the tool error envelope through one typed mapping', () => {
   it('an API refusal keeps its status, param, required_scope and retry_after', () => {
@@ -68,20 +65,13 @@ describe('every failure becomes the tool error envelope through one typed mappin
 describe('get_conversation with a message_id that is not in the thread answers not_found (it said internal_error "Try again later")', () => {
   let sb: Sandbox;
   let client: Client;
-  let server: InboxServer;
+  let close: () => Promise<void>;
   beforeAll(async () => {
     sb = await sandbox({ leads: 20 });
-    const api = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
-    server = new InboxServer({ name: 't', version: '0', tools: ALL_TOOLS, api, selection: { readOnly: false }, defaultWorkspace: 'acme', log: createLogger('t', 'silent') });
-    await server.refresh();
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await server.mcp.connect(a);
-    client = new Client({ name: 'c', version: '0' });
-    await client.connect(b);
+    ({ client, close } = await inProcessServer(sb));
   });
   afterAll(async () => {
-    await client?.close();
-    await server?.close();
+    await close?.();
     await sb?.close();
   });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type Endpoint, type Toolset, endpoint as endpointByName, idSchema, workspaceSchema } from '../../spec/index.js';
 import { MULTI_PAGE_ARGS, isMultiPage } from './multipage.js';
 import { PARAM_DOCS } from './param-docs.js';
+import { DUPLICATE_ARGS, isGuardedCreate } from './duplicate-guard.js';
 import type { ConfirmSpec } from '../confirm/confirm.js';
 
 /** What a tool returns before result shaping: the data for structuredContent and the text a model reads. */
@@ -29,6 +30,8 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
   readonly extraArgs: readonly string[];
   /** A pageable list read: it takes max_items and all, and the server pages for it. */
   readonly multiPage: boolean;
+  /** A create that is not idempotent: it takes allow_duplicate, and the server catches repeats. */
+  readonly guarded: boolean;
   readonly run?: (ctx: import('./tool-context.js').ToolContext, args: A) => Promise<ToolOutput>;
   /** A consequential write: the person confirms it first when the client can ask (--confirm). */
   readonly confirm?: ConfirmSpec<A>;
@@ -75,9 +78,11 @@ export function inputSchemaFor(e: Endpoint, spec: Pick<ToolSpec<any>, 'docs' | '
 export function defineTool<A extends Record<string, unknown> = Record<string, any>>(spec: ToolSpec<A>): ToolDef<A> {
   const e = endpointByName(spec.endpoint);
   if (!e.toolset) throw new Error(`${spec.endpoint} is not a tool endpoint`);
-  // Every pageable list gets the same multi-page arguments here, never by hand per tool.
+  // Every pageable list gets the same multi-page arguments here, and every create that is not
+  // idempotent its allow_duplicate, never by hand per tool.
   const multiPage = isMultiPage(e);
-  const extra = { ...(spec.extra ?? {}), ...(multiPage ? MULTI_PAGE_ARGS : {}) };
+  const guarded = isGuardedCreate(e);
+  const extra = { ...(spec.extra ?? {}), ...(multiPage ? MULTI_PAGE_ARGS : {}), ...(guarded ? DUPLICATE_ARGS : {}) };
   return {
     name: e.name,
     endpoint: e,
@@ -88,6 +93,7 @@ export function defineTool<A extends Record<string, unknown> = Record<string, an
     output: spec.output,
     extraArgs: Object.keys(extra),
     multiPage,
+    guarded,
     run: spec.run,
     confirm: spec.confirm,
   };

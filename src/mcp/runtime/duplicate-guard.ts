@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { Endpoint } from '../../spec/index.js';
+import type { ToolOutput } from './tool.js';
+
+/** How long a create that succeeded keeps an identical call from creating again. */
+export const DUPLICATE_WINDOW_MS = 10 * 60_000;
+
+/** The argument every guarded create takes, besides the endpoint's own. */
+export const DUPLICATE_ARGS = {
+  allow_duplicate: z.boolean().optional().describe('true creates even if an identical call succeeded in the last 10 minutes.'),
+} as const;
+
+/** A write that creates anew each time it is repeated (the API's POST creates; it is not idempotent). */
+export function isGuardedCreate(e: Endpoint): boolean {
+  return e.write && !e.idempotent;
+}
+
+interface Earlier {
+  at: number;
+  out: ToolOutput;
+}
+
+/** The same call, whatever the order of its keys; the workspace is the resolved one, named or not. */
+function keyOf(tool: string, workspace: string | null, { workspace: _named, ...args }: Record<string, unknown>): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
+  return JSON.stringify([tool, workspace, sorted(args)]);
+}
+
+/**
+ * Agents repeat calls. A create that succeeded is remembered for ten minutes, in this server
+ * only, so that the same call again answers with what it made instead of making it twice.
+ * An identical call still in flight is waited for. A call whose outcome is unknown is not
+ * remembered: that case keeps its own answer (check the list before trying again).
+ */
+export class RecentCreates {
+  private readonly done = new Map<string, Earlier>();
+  private readonly inFlight = new Map<string, Promise<Earlier | null>>();
+
+  constructor(private readonly now: () => number = Date.now, private readonly windowMs = DUPLICATE_WINDOW_MS) {}
+
+  /**
+   * Run the create unless an identical one succeeded within the window (`always`: run it
+   * anyway, and remember it as the newest); say which happened.
+   */
+  async run(tool: string, workspace: string | null, args: Record<string, unknown>, create: () => Promise<ToolOutput>, opts: { always?: boolean } = {}): Promise<{ out: ToolOutput; earlier?: { secondsAgo: number } }> {
+    const key = keyOf(tool, workspace, args);
+    const pending = opts.always ? undefined : this.inFlight.get(key);
+    // Waiting only when a twin is in flight: the check and the claim below stay in one turn.
+    const earlier = opts.always ? undefined : (this.recent(key) ?? (pending ? await pending.catch(() => null) : undefined) ?? undefined);
+    if (earlier) return { out: earlier.out, earlier: { secondsAgo: Math.max(0, Math.round((this.now() - earlier.at) / 1000)) } };
+    const made = create().then((out) => ({ at: this.now(), out }));
+    this.inFlight.set(key, made);
+    try {
+      const e = await made;
+      this.done.set(key, e);
+      return { out: e.out };
+    } finally {
+      if (this.inFlight.get(key) === made) this.inFlight.delete(key);
+    }
+  }
+
+  private recent(key: string): Earlier | undefined {
+    const t = this.now();
+    for (const [k, e] of this.done) if (t - e.at >= this.windowMs) this.done.delete(k);
+    return this.done.get(key);
+  }
+}
+
+/** The answer to a repeat: the earlier object's id, nothing created, and how to create anyway. */
+export function duplicateAnswer(tool: string, earlier: ToolOutput, secondsAgo: number): ToolOutput {
+  const id = String(earlier.structured.id ?? '');
+  const ago = secondsAgo < 90 ? `${secondsAgo} s` : `${Math.round(secondsAgo / 60)} min`;
+  const text = `Nothing created: the same ${tool} call succeeded ${ago} ago in this server and made ${id}. Pass allow_duplicate: true to create another on purpose.`;
+  const effects = 'effects' in earlier.structured ? { effects: { provider_writes: [] } } : {};
+  return { structured: { ...earlier.structured, ...effects, duplicate_of: id }, text };
+}

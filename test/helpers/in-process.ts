@@ -1,0 +1,26 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ReplyInboxClient } from '../../src/client/index.js';
+import { createLogger } from '../../src/log.js';
+import { type InboxServerOptions, InboxServer } from '../../src/mcp/server.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { ALL_TOOLS } from '../../tools/index.js';
+
+/** The server in this process, over an in-memory transport, against a sandbox with its admin key: for tests that move its clock or read its store. */
+export async function inProcessServer(sb: Sandbox, opts: Partial<InboxServerOptions> = {}): Promise<{ client: Client; server: InboxServer; close(): Promise<void> }> {
+  const api = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
+  const server = new InboxServer({ name: 't', version: '0', tools: ALL_TOOLS, api, selection: { readOnly: false }, defaultWorkspace: 'acme', log: createLogger('t', 'silent'), ...opts });
+  await server.refresh();
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.mcp.connect(a);
+  const client = new Client({ name: 'c', version: '0' });
+  await client.connect(b);
+  return {
+    client,
+    server,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
+}
