@@ -215,7 +215,6 @@ export class InboxServer {
     return this.o.defaultWorkspace ?? (this.workspaces.length === 1 ? this.workspaces[0] : undefined);
   }
 
-  // biome-ignore lint/suspicious/noExplicitAny: the SDK's notification union is wider than what is sent here
   /** A guarded create runs unless an identical one succeeded lately; everything else just runs. */
   private async createOnce(tool: ToolDef, workspace: string | null, args: Record<string, unknown>, allowDuplicate: boolean, create: () => Promise<ToolOutput>): Promise<ToolOutput> {
     if (!tool.guarded) return create();
@@ -224,6 +223,7 @@ export class InboxServer {
     return r.earlier ? duplicateAnswer(tool.name, r.out, r.earlier.secondsAgo) : r.out;
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's notification union is wider than what is sent here
   private async callTool(name: string, rawArgs: unknown, extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void> }): Promise<CallToolResult> {
     const tool = this.enabled.get(name);
     if (!tool) {

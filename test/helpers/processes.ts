@@ -69,6 +69,17 @@ export const spawnTracked = ((command: string, args: readonly string[], options:
   return child;
 }) as typeof spawn;
 
+/** Whether a recorded process belongs to the test under way (true) or to its file (false). */
+export function startedInTest(child: ChildProcess): boolean {
+  return child.pid !== undefined && running.get(child.pid)?.inTest === true;
+}
+
+/** A process restarted in place of another (a server a test restarts) belongs where the one it replaces did. */
+export function standsInFor(child: ChildProcess, previousInTest: boolean): void {
+  const t = child.pid === undefined ? undefined : running.get(child.pid);
+  if (t) t.inTest = previousInTest;
+}
+
 /** An SDK stdio transport whose process is recorded once it has started. */
 export function stdioTransport(command: string, args: string[], env: Record<string, string> = {}, cwd?: string): StdioClientTransport {
   const transport = new StdioClientTransport({ command, args, env: cleanEnv(env), stderr: 'pipe', cwd });

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { spawnTracked } from './processes.js';
+import { spawnTracked, standsInFor, startedInTest } from './processes.js';
 
 /** A real redis-server of the test's own, on a free loopback port (never 6379, which the machine's own Redis may hold). */
 export interface TestRedis {
@@ -79,8 +79,10 @@ export async function startRedis(): Promise<TestRedis> {
       return list.split('\n').filter((l) => l.trim() !== '').length - 1;
     },
     restart: async () => {
+      const inTest = startedInTest(child);
       await stopChild(child);
       child = launch(port);
+      standsInFor(child, inTest);
       await untilReady(port, child);
     },
     stop: async () => {
