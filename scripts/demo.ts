@@ -95,13 +95,13 @@ async function triage(s: Session): Promise<string> {
   const rows = ((inbox.structuredContent as { data?: Record<string, unknown>[] } | undefined)?.data ?? []);
   check(rows.length > 0 && rows.every((l) => l.status === 'interested' && l.unread === true), 'every row is an unread interested lead');
   s.note(`${rows.length} unread interested leads on the first page`);
-  const lead = rows.find((l) => l.first_name && l.email !== INJECTION_EMAIL) ?? rows[0];
-  if (!lead) throw new Error('the sandbox has no unread interested lead');
 
   const found = await s.call('list_leads', { email: INJECTION_EMAIL });
   const mallory = ((found.structuredContent as { data?: { id: string }[] } | undefined)?.data ?? [])[0];
   if (!mallory) throw new Error(`no lead ${INJECTION_EMAIL} in the sandbox`);
   s.note(`${INJECTION_EMAIL} is ${mallory.id}`);
+  const lead = rows.find((l) => l.id !== mallory.id) ?? rows[0];
+  if (!lead) throw new Error('the sandbox has no unread interested lead');
 
   const convo = await s.call('get_conversation', { lead_id: mallory.id }, { lines: 40, width: 400 });
   const text = textOf(convo);
@@ -116,7 +116,7 @@ async function triage(s: Session): Promise<string> {
   const templates = await s.call('list_templates', { limit: 50 }, { lines: 0 });
   type Tpl = { id: string; name: string; ai_variables: { name: string }[] };
   const all = (templates.structuredContent as { data?: Tpl[] } | undefined)?.data ?? [];
-  const tpl = all.find((t) => t.ai_variables.length > 0);
+  const tpl = all.find((t) => (t.ai_variables ?? []).length > 0);
   if (!tpl) throw new Error('the sandbox has no template with AI variables');
   out(`    ${all.length} templates; the agent picks "${tpl.name}", whose AI variables (${tpl.ai_variables.map((v) => v.name).join(', ')}) it must write itself`);
   s.note(`chose "${tpl.name}" (${tpl.ai_variables.length} AI variables)`);
@@ -127,7 +127,7 @@ async function triage(s: Session): Promise<string> {
   out(`    the draft a person reviews and sends (ready_to_send=${rendered?.ready_to_send}, unresolved=${JSON.stringify(rendered?.unresolved)}):`);
   block(`Subject: ${rendered?.subject ?? ''}\n${rendered?.body ?? ''}`, 16);
   check(Object.values(overrides).every((v) => rendered?.body?.includes(v)), 'every override is in the rendered body');
-  s.note(`draft for ${lead.first_name ?? lead.id}; ready_to_send=${rendered?.ready_to_send}; nothing sent`);
+  s.note(`draft for ${lead.id}; ready_to_send=${rendered?.ready_to_send}; nothing sent`);
 
   out('\n    The agent ignores the instructions in the email and marks the lead not_interested.');
   const set = await s.call('set_status', { lead_id: mallory.id, status: 'not_interested' }, { lines: 0 });

@@ -3,19 +3,21 @@
  * test/reliability/faults.test.ts and the fuzz of test/reliability/fuzz.test.ts, ten
  * times larger and more, the same workload behind a gateway that answers 5xx or cuts the
  * connection after the API applied a create, made-up keys against HTTP bearer mode (the
- * server's RSS growth, scripts/soak-keys.ts), then one JSON line of counts on stdout. Exit status 1 when any
+ * server's RSS growth, scripts/soak-keys.ts), calls to an upstream-bucket tool with the spec's
+ * buckets (none may outlive a 60 s client timeout), then one JSON line of counts on stdout. Exit status 1 when any
  * invariant broke (a crash, a duplicate, a leaked secret, an unclean answer).
  *
  *   npm run soak -- --calls 20000 --parallel 16 --fuzz-runs 400 --seed 7 --applied-calls 3000
  */
 import { parseArgs } from 'node:util';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SANDBOX_KEYS, startSandbox } from '../src/sandbox/index.js';
 import { SPECIAL_EMAILS } from '../src/sandbox/seed/leads.js';
 import { TOOL_ENDPOINTS } from '../src/spec/index.js';
 import { type GatewayFault, startGateway } from '../test/helpers/gateway.js';
 import { TEST_NOW } from '../test/helpers/sandbox.js';
 import { keysBroken, madeUpKeysRun } from './soak-keys.js';
-import { countDuplicates, fuzzTools, runWorkload, secretsIn, startRelay, startSession } from '../test/reliability/helpers.js';
+import { countDuplicates, firstText, fuzzTools, runWorkload, secretsIn, startRelay, startSession } from '../test/reliability/helpers.js';
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +28,7 @@ const { values } = parseArgs({
     'made-up-keys': { type: 'string', default: '3000' },
     seed: { type: 'string', default: '7' },
     faults: { type: 'string', default: 'upstream_error=0.3,reset=0.1,latency_ms=1' },
+    'deadline-calls': { type: 'string', default: '300' },
   },
 });
 const calls = Number(values.calls);
@@ -33,6 +36,7 @@ const parallel = Number(values.parallel);
 const fuzzRuns = Number(values['fuzz-runs']);
 const appliedCalls = Number(values['applied-calls']);
 const seed = Number(values.seed);
+const deadlineCalls = Number(values['deadline-calls']);
 const log = (line: string) => process.stderr.write(`soak: ${line}\n`);
 const BIG = { read: 1_000_000, write: 1_000_000, upstream: 1_000_000, thread: 1_000_000 };
 
@@ -138,18 +142,57 @@ async function appliedRun() {
   };
 }
 
+/** The MCP client's own request timeout, as most clients set it: a call past it is lost to its caller. */
+const CLIENT_TIMEOUT_MS = 60_000;
+
+/**
+ * Calls to an upstream-bucket tool under faults, with the spec's buckets and window: a call whose
+ * refill lies past its deadline must answer at once (rate_limited), never outlive its client.
+ */
+async function deadlineRun() {
+  const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 500, seed, faults: values.faults });
+  const s = await startSession(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: sandbox.baseUrl });
+  log(`deadline workload: ${deadlineCalls} list_meetings calls (upstream bucket, spec figures), 4 in parallel, faults ${values.faults}`);
+  const ms: number[] = [];
+  const codes: Record<string, number> = {};
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < deadlineCalls) {
+        next++;
+        const t = Date.now();
+        let code: string;
+        try {
+          const r = await s.client.callTool({ name: 'list_meetings', arguments: { limit: 5 } }, undefined, { timeout: CLIENT_TIMEOUT_MS });
+          code = r.isError ? (/"code":"([a-z_]+)"/.exec(firstText(r as CallToolResult))?.[1] ?? 'error') : 'ok';
+        } catch (e) {
+          code = `jsonrpc_${(e as { code?: number }).code ?? 'error'}`;
+        }
+        ms.push(Date.now() - t);
+        codes[code] = (codes[code] ?? 0) + 1;
+      }
+    }),
+  );
+  const alive = s.alive();
+  await s.close();
+  await sandbox.close();
+  return { calls_made: ms.length, answers: codes, over_60s: ms.filter((x) => x >= CLIENT_TIMEOUT_MS).length, longest_ms: Math.max(0, ...ms), crashes: alive ? 0 : 1 };
+}
+
+const deadline = await deadlineRun();
 const faults = await faultRun();
 const fuzz = await fuzzRun();
 const applied = await appliedRun();
 log(`made-up keys: ${values['made-up-keys']} initializes over HTTP, each with a key the API does not know`);
 const keys = await madeUpKeysRun(Number(values['made-up-keys']));
 log(`made-up keys: RSS grew ${keys.rss_growth_mb} MB (budget ${keys.rss_budget_mb} MB), keys held after: ${keys.keys_held_after}`);
-const summary = { faults, fuzz, applied, keys };
+const summary = { faults, fuzz, applied, keys, deadline };
 process.stdout.write(`${JSON.stringify(summary)}\n`);
 const broken =
   keysBroken(keys) +
   faults.crashes + faults.unclean_answers + faults.unexplained_errors + faults.reads_failed_for_good + faults.duplicates + faults.lost_or_mismatched + faults.leaked_secrets +
   fuzz.crashes + fuzz.failures + fuzz.leaked_secrets +
+  deadline.over_60s + deadline.crashes +
   applied.crashes + applied.duplicates + applied.lost_or_mismatched + applied.reported_otherwise + applied.leaked_secrets +
   Math.abs(applied.writes_answered_5xx_or_cut_after_applied - applied.unknown_and_applied);
 process.exit(broken === 0 ? 0 : 1);

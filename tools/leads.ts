@@ -1,22 +1,22 @@
 import { z } from 'zod';
 import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, listOutput, objectOf, withEffects } from '../src/mcp/runtime/outputs.js';
-import { leadResource } from '../src/spec/index.js';
+import { listOf, listOutput, objectOf, withEffects, writeOutput } from '../src/mcp/runtime/outputs.js';
+import { LEAD_STATUS_INPUT, leadResource } from '../src/spec/index.js';
 import { runProjected } from './support/project.js';
+import { viewOutput } from './support/compact.js';
+
+export { LEAD_TRIAGE_FIELDS } from './support/compact.js';
+import { WRITE_VIEW, runWrite } from './support/write.js';
 import { conversationLink } from '../src/mcp/view/links.js';
 
-/** The fields a triage decision needs; everything else is one `fields` or `view: "full"` away. */
-export const LEAD_TRIAGE_FIELDS = [
-  'id', 'email', 'first_name', 'last_name', 'company_name', 'title', 'status', 'classification', 'state',
-  'subject', 'body_preview', 'last_message_at', 'last_message_direction', 'unread', 'responded', 'priority',
-  'assignee_ids', 'has_open_task', 'next_due_at', 'campaign_name', 'meeting_outcome',
-] as const;
+/** The lead states set by their own tools, which set_status refuses. */
+const LIFECYCLE_TOOL: Record<string, string> = { booked: 'mark_booked', disqualified: 'mark_disqualified' };
 
 const LEAD_FIELDS = Object.keys(leadResource.shape) as [string, ...string[]];
-const compactLead = leadResource.partial();
+const compactLead = viewOutput('lead');
 
 const VIEW_ARGS = {
-  view: z.enum(['compact', 'full']).optional().describe('compact (default) or full: every field.'),
+  view: z.enum(['compact', 'full']).optional().describe('Default compact.'),
   fields: z.array(z.enum(LEAD_FIELDS)).min(1).optional().describe('Only these lead fields (as in view=full), and id.'),
 };
 
@@ -30,7 +30,7 @@ export const leadTools = [
     docs: { status: 'Statuses to match.', assignee_id: 'Member ids, or ["none"] for unassigned.' },
     extra: VIEW_ARGS,
     output: listOutput(compactLead),
-    run: (ctx, args) => runProjected(ctx, 'list_leads', args, { kind: 'lead', defaults: LEAD_TRIAGE_FIELDS }),
+    run: (ctx, args) => runProjected(ctx, 'list_leads', args, 'lead'),
   }),
   defineTool({
     endpoint: 'get_lead',
@@ -42,7 +42,7 @@ export const leadTools = [
     output: compactLead,
     // The conversation as a resource link: a client can attach it as context without a get_conversation call.
     run: async (ctx, args) => {
-      const out = await runProjected(ctx, 'get_lead', args, { kind: 'lead', defaults: LEAD_TRIAGE_FIELDS });
+      const out = await runProjected(ctx, 'get_lead', args, 'lead');
       return { ...out, extraContent: [conversationLink(ctx.workspace(args), args.lead_id)] };
     },
   }),
@@ -101,7 +101,11 @@ export const leadTools = [
     title: 'Set a lead\'s status',
     description: 'Sets a lead\'s status. not_interested and unsubscribed also complete its open tasks for good. For booked or disqualified use mark_booked or mark_disqualified. Changes nothing on the sending platform.',
     docs: { status: 'New status; dnc = unsubscribed.' },
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    // The lifecycle states are not statuses: the refusal names the tools that set them.
+    override: { status: z.enum(LEAD_STATUS_INPUT, { error: (iss) => (LIFECYCLE_TOOL[String(iss.input)] ? `${iss.input} is a lifecycle state, not a status: call ${LIFECYCLE_TOOL[String(iss.input)]} instead` : `must be one of ${LEAD_STATUS_INPUT.join(', ')}`) }) },
+    extra: WRITE_VIEW,
+    output: writeOutput('lead'),
+    run: runWrite('set_status', ['status', 'state', 'has_open_task', 'next_due_at']),
     // Unsubscribing stops all outreach; routine statuses such as not_interested do not ask.
     confirm: {
       when: (a: { status: string }) => a.status === 'unsubscribed' || a.status === 'dnc',
@@ -113,31 +117,36 @@ export const leadTools = [
     endpoint: 'mark_read',
     title: 'Mark a lead read',
     description: 'Marks a lead read for you (and the workspace-wide receipt).',
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string(), unread: z.boolean() })),
+    output: writeOutput('lead'),
+    run: runWrite('mark_read', ['unread']),
   }),
   defineTool({
     endpoint: 'mark_unread',
     title: 'Mark a lead unread',
     description: 'Clears your read receipt: the lead shows unread for you again.',
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string(), unread: z.boolean() })),
+    output: writeOutput('lead'),
+    run: runWrite('mark_unread', ['unread']),
   }),
   defineTool({
     endpoint: 'mark_responded',
     title: 'Mark a lead responded',
     description: 'Marks that the team responded: the lead leaves every rep\'s worklist. No call undoes it; only a newer inbound reply does.',
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    output: writeOutput('lead'),
+    run: runWrite('mark_responded', ['responded']),
   }),
   defineTool({
     endpoint: 'mark_booked',
     title: 'Mark a lead booked',
     description: 'Moves a lead to state booked and completes its open tasks; create_meeting=true also records a meeting. Books nothing on a calendar.',
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    output: writeOutput('lead'),
+    run: runWrite('mark_booked', ['state', 'booked_at']),
   }),
   defineTool({
     endpoint: 'mark_disqualified',
     title: 'Mark a lead disqualified',
     description: 'Moves a lead to state disqualified and completes its open tasks.',
-    output: withEffects(z.looseObject({ object: z.literal('lead'), id: z.string() })),
+    output: writeOutput('lead'),
+    run: runWrite('mark_disqualified', ['state', 'disqualified_at']),
     confirm: {
       change: (a: { reengage_approved?: boolean }) =>
         `It moves to state disqualified${a.reengage_approved ? ' (re-engagement approved)' : ''}, and every open task of the lead is completed.`,

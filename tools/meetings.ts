@@ -1,5 +1,8 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, objectOf, withEffects } from '../src/mcp/runtime/outputs.js';
+import { listOutput, objectOf, writeOutput } from '../src/mcp/runtime/outputs.js';
+import { VIEW, viewOutput } from './support/compact.js';
+import { runProjected } from './support/project.js';
+import { WRITE_VIEW, runWrite } from './support/write.js';
 
 export const meetingTools = [
   defineTool({
@@ -8,7 +11,9 @@ export const meetingTools = [
     description:
       'Booked meetings, by booking time. Filter by outcome, source, host, event type, booking or start window. A live calendar read: costs one upstream call per page.',
     docs: { outcome: 'Outcomes; none = not recorded.' },
-    output: listOf('meeting'),
+    extra: VIEW,
+    output: listOutput(viewOutput('meeting')),
+    run: (ctx, args) => runProjected(ctx, 'list_meetings', args, 'meeting'),
   }),
   defineTool({
     endpoint: 'get_meeting',
@@ -22,7 +27,9 @@ export const meetingTools = [
     description:
       'Records what happened at a meeting, mirrored to the lead (status unchanged). The meeting is then locked: changing the outcome needs force=true.',
     docs: { outcome: 'What happened.' },
-    output: withEffects(objectOf('meeting')),
+    extra: WRITE_VIEW,
+    output: writeOutput('meeting'),
+    run: runWrite('set_meeting_outcome', ['outcome', 'outcome_at', 'locked']),
     // A first outcome is routine; force overwrites one already recorded and locked.
     confirm: {
       when: (a: { outcome: string; force?: boolean }) => a.force === true,

@@ -1,5 +1,6 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, objectOf, withEffects } from '../src/mcp/runtime/outputs.js';
+import { listOf, writeOutput } from '../src/mcp/runtime/outputs.js';
+import { runWrite } from './support/write.js';
 
 export const noteTools = [
   defineTool({
@@ -14,6 +15,7 @@ export const noteTools = [
     description:
       'Adds a note by you to a lead. Not idempotent: after an unknown outcome, check list_notes before retrying.',
     docs: { body: 'The note, 1-10,000 chars.' },
-    output: withEffects(objectOf('note')),
+    output: writeOutput('note'),
+    run: runWrite('create_note', ['lead_id', 'reply_id', 'created_at']),
   }),
 ];

@@ -1,12 +1,17 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, objectOf } from '../src/mcp/runtime/outputs.js';
+import { listOutput, objectOf } from '../src/mcp/runtime/outputs.js';
+import { VIEW, viewOutput } from './support/compact.js';
+import { runProjected } from './support/project.js';
+import { runSlots } from './support/zone-time.js';
 
 export const schedulingTools = [
   defineTool({
     endpoint: 'list_event_types',
     title: 'List event types',
     description: 'Bookable meeting types (duration, scheduling type, booking link); pass an id to get_slots to offer times.',
-    output: listOf('event_type'),
+    extra: VIEW,
+    output: listOutput(viewOutput('event_type')),
+    run: (ctx, args) => runProjected(ctx, 'list_event_types', args, 'event_type'),
   }),
   defineTool({
     endpoint: 'get_event_type',
@@ -18,8 +23,9 @@ export const schedulingTools = [
     endpoint: 'get_slots',
     title: 'Free slots of an event type',
     description:
-      'Free start times of an event type between from and to (at most 60 days), clamped to its booking window and notice; an empty list gives a reason when known. A live calendar read: costs one upstream call.',
+      'Free start times of an event type between from and to (at most 60 days), clamped to its booking window and notice; an empty list gives a reason when known. Times are in the timezone asked for (else the event type\'s), with offset. A live calendar read: costs one upstream call.',
     docs: { from: 'Window start, date-time.', to: 'Window end, date-time (≤ 60 days after from).' },
     output: objectOf('availability'),
+    run: runSlots,
   }),
 ];

@@ -1,5 +1,6 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, objectOf, withEffects } from '../src/mcp/runtime/outputs.js';
+import { listOf, writeOutput } from '../src/mcp/runtime/outputs.js';
+import { WRITE_VIEW, runWrite } from './support/write.js';
 
 export const taskTools = [
   defineTool({
@@ -16,26 +17,31 @@ export const taskTools = [
     description:
       'Creates a follow-up task on a lead, assigned to you unless assignee_id names another assignable member. Not idempotent: after an unknown outcome, check list_tasks before retrying.',
     docs: { assignee_id: 'Assignable user id (default: you).' },
-    output: withEffects(objectOf('task')),
+    extra: WRITE_VIEW,
+    output: writeOutput('task'),
+    run: runWrite('create_task', ['lead_id', 'task_type', 'status', 'due_date', 'due_time', 'assignee_id', 'notes']),
   }),
   defineTool({
     endpoint: 'update_task',
     title: 'Update a task',
     description: 'Changes a task\'s due day, due time, notes or assignee; null clears a due day, time or notes.',
     docs: { assignee_id: 'New assignable user id.' },
-    output: withEffects(objectOf('task')),
+    output: writeOutput('task'),
+    run: runWrite('update_task', ['status', 'due_date', 'due_time', 'assignee_id', 'notes']),
   }),
   defineTool({
     endpoint: 'complete_task',
     title: 'Complete a task',
     description: 'Marks a task completed; again changes nothing. Tasks are never reopened.',
-    output: withEffects(objectOf('task')),
+    output: writeOutput('task'),
+    run: runWrite('complete_task', ['status', 'completed_at']),
   }),
   defineTool({
     endpoint: 'delete_task',
     title: 'Delete a task',
     description: 'Deletes a task: it disappears from every read and no call restores it. For work that was done use complete_task.',
-    output: withEffects(objectOf('task')),
+    output: writeOutput('task'),
+    run: runWrite('delete_task', ['status', 'lead_id']),
     confirm: { change: (a: { task_id: string }) => `Task ${a.task_id} is deleted: it disappears from every read, and no call restores it.` },
   }),
 ];

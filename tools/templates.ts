@@ -1,13 +1,17 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, objectOf } from '../src/mcp/runtime/outputs.js';
+import { listOf, listOutput, objectOf } from '../src/mcp/runtime/outputs.js';
+import { VIEW, viewOutput } from './support/compact.js';
+import { runProjected } from './support/project.js';
 
 export const templateTools = [
   defineTool({
     endpoint: 'list_templates',
     title: 'List reply templates',
     description:
-      'Reply templates (global ones too): name, subject, raw body with {{token}} placeholders, variables. Never send a raw body: render it with render_template.',
-    output: listOf('template'),
+      'Reply templates (global ones too): name, subject, variables; view=full adds the raw body. Never send a raw body: render it with render_template.',
+    extra: VIEW,
+    output: listOutput(viewOutput('template')),
+    run: (ctx, args) => runProjected(ctx, 'list_templates', args, 'template'),
   }),
   defineTool({
     endpoint: 'get_template',

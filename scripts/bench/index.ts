@@ -19,6 +19,7 @@ const SECTIONS: Record<string, () => Promise<Section[]>> = {
   toollist: async () => (await import('./tool-list.js')).toolList(),
   start: async () => (await import('./start.js')).start(),
   scale: async () => (await import('./scale.js')).scale(),
+  watch: async () => (await import('./watch.js')).watch(),
 };
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });

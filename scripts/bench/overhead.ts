@@ -5,6 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { ReplyInboxClient } from '../../src/client/index.js';
+import { Limiter, SPEC_FIGURES, type Settlement } from '../../src/client/limiter.js';
 import { type Section, mcpSession, median, percentile, round, sandbox, UNMETERED } from './lib.js';
 
 const N = 200;
@@ -68,6 +69,15 @@ export async function overhead(): Promise<Section[]> {
   }
   await fast.close();
   await stock.close();
+
+  // The limiter alone: run() around an exchange that answers at once, tokens always free.
+  const limiter = new Limiter({ figures: { ...SPEC_FIGURES, read: 1_000_000_000 }, refillMarginMs: 50, fallbackWindowMs: 60_000, fastYield: true });
+  const answered: Settlement = { kind: 'response', status: 200, code: undefined, info: { limit: undefined, remaining: undefined, resetMs: undefined, bucket: undefined, retryAfter: undefined } };
+  const noop = async () => ({ value: 1, settlement: answered });
+  const never = new AbortController().signal;
+  const runs: number[] = [];
+  for (let i = 0; i < 20 * N; i++) await time(runs, () => limiter.run(['read'], never, noop));
+  await limiter.close();
   await dispatcher.close();
   await sb.close();
   return [
@@ -85,6 +95,7 @@ export async function overhead(): Promise<Section[]> {
         ['bare undici', round(median(bare)), round(percentile(bare, 95)), 0],
         ['ReplyInboxClient (as shipped)', round(median(ours)), round(percentile(ours, 95)), round(median(ours) - median(bare))],
         ['ReplyInboxClient with stock bottleneck yields', round(median(stockTimes)), round(percentile(stockTimes, 95)), round(median(stockTimes) - median(bare))],
+        [`Limiter.run, no-op exchange, tokens free (${20 * N} runs)`, round(median(runs), 4), round(percentile(runs, 95), 4), round(median(runs), 4)],
       ],
     },
   ];

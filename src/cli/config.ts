@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from '../log.js';
 import { redactSecrets } from '../redact.js';
 import { API_KEY_FORMAT, type Toolset, TOOL_ENDPOINTS, workspaceSchema } from '../spec/index.js';
-import { SANDBOX_KEYS, type SandboxKeyName } from '../sandbox/index.js';
+import { SANDBOX_KEYS, type SandboxKeyName } from '../sandbox/seed/keys.js';
 import { type Listen, isLoopback, parseListen } from '../mcp/transport/http/listen.js';
 import { CONFIRM_MODES } from '../mcp/confirm/confirm.js';
 
@@ -29,6 +29,7 @@ export const FLAGS = {
   'http-token': { env: 'REPLY_INBOX_HTTP_TOKEN', type: 'string', help: 'With --http: a secret clients send as Authorization: Bearer; the server then acts with its own key (--api-key or --sandbox).' },
   'allowed-hosts': { env: 'REPLY_INBOX_ALLOWED_HOSTS', type: 'string', help: 'With --http: comma list of host names clients reach this server by (Host and Origin are checked); * accepts any. Default: loopback names.' },
   'max-sessions': { env: 'REPLY_INBOX_MAX_SESSIONS', type: 'string', help: 'With --http: MCP sessions held at once (default 100); more get 503.' },
+  'max-result-bytes': { env: 'REPLY_INBOX_MAX_RESULT_BYTES', type: 'string', help: 'Byte budget of one tool result or resource read, text and structuredContent alike (default 24576); longer lists are cut at an item, with the arguments that read the rest.' },
   'max-sessions-per-key': { env: 'REPLY_INBOX_MAX_SESSIONS_PER_KEY', type: 'string', help: 'With --http (keys from requests): sessions one key may hold (default 10); a new one closes that key\'s oldest idle session, or gets 503.' },
   'auth-failures-per-minute': { env: 'REPLY_INBOX_AUTH_FAILURES_PER_MINUTE', type: 'string', help: 'With --http: failed authentications one client address may make per minute before it gets 429 (default 20; 0 turns the limit off).' },
   'drain-seconds': { env: 'REPLY_INBOX_DRAIN_SECONDS', type: 'string', help: 'On SIGTERM/SIGINT (or stdin closing): seconds the calls in flight may take to be answered; calls still queued then answer "cancelled, not sent" (default 30).' },
@@ -73,6 +74,7 @@ const configSchema = z.strictObject({
     .optional(),
   allowedHosts: z.array(z.string().regex(/^(\*|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host names, e.g. mcp.example.com,localhost')).optional(),
   maxSessions: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
+  maxResultBytes: z.string().regex(/^\d+$/, 'must be a whole number of bytes').transform(Number).pipe(z.number().min(4_096, 'must be at least 4096').max(10_485_760, 'must be at most 10485760')),
   maxSessionsPerKey: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
   authFailuresPerMinute: z.string().regex(/^\d+$/, 'must be a whole number (0 turns the limit off)').transform(Number).pipe(z.number().max(1_000_000)),
   drainSeconds: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().max(3_600)),
@@ -119,6 +121,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     httpToken: str('http-token'),
     allowedHosts: csv(str('allowed-hosts')),
     maxSessions: str('max-sessions') ?? '100',
+    maxResultBytes: str('max-result-bytes') ?? '24576',
     maxSessionsPerKey: str('max-sessions-per-key') ?? '10',
     authFailuresPerMinute: str('auth-failures-per-minute') ?? '20',
     drainSeconds: str('drain-seconds') ?? '30',

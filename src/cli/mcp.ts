@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 import { ALL_TOOLS } from '../../tools/index.js';
 import type { Logger } from 'pino';
-import { ApiError, type CallResult, KeyProbe, type LimiterEvent, RedisLimitStore, ReplyInboxClient } from '../client/index.js';
+import { ApiError, type CallResult, KeyProbe, type LimiterEvent, type RedisLimitStore, ReplyInboxClient } from '../client/index.js';
 import type { Me } from '../spec/index.js';
 import { createLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import type { HttpAuth } from '../mcp/transport/http/auth.js';
 import { LOOPBACK_NAMES } from '../mcp/transport/http/listen.js';
-import { serveHttp } from '../mcp/transport/http.js';
 import { InboxServer } from '../mcp/server.js';
 import { InboxWatch } from '../mcp/live/inbox-watch.js';
 import { serveStdio } from '../mcp/transport/stdio.js';
-import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../sandbox/index.js';
+import type { Sandbox } from '../sandbox/index.js';
+import { SANDBOX_KEYS } from '../sandbox/seed/keys.js';
 import { VERSION } from '../version.js';
 import { type Config, ConfigError, readConfig, usage } from './config.js';
 
@@ -54,6 +54,7 @@ function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
     defaultWorkspace: c.workspace,
     log: p.log,
     scopeRefreshSeconds: c.scopeRefreshSeconds,
+    maxResultBytes: c.maxResultBytes,
     confirm: c.confirm,
     inboxWatch: watchOf(p, client),
   });
@@ -78,6 +79,8 @@ async function runHttp(p: Parts): Promise<number> {
   }
   // Keys from requests are checked by one shared probe before anything is built for them.
   const probe = auth.kind === 'bearer' ? new KeyProbe(p.baseUrl, USER_AGENT) : undefined;
+  // Loaded only in this mode: the HTTP transport (and the SDK's with it) costs start-up time over stdio.
+  const { serveHttp } = await import('../mcp/transport/http.js');
   const handle = await serveHttp({
     listen: c.http!,
     auth,
@@ -135,12 +138,13 @@ async function main(): Promise<number> {
   const log = createLogger('reply-inbox-mcp', config.logLevel);
   let sandbox: Sandbox | null = null;
   if (config.sandbox) {
+    const { startSandbox } = await import('../sandbox/index.js');
     sandbox = await startSandbox({ port: 0, replyEverySeconds: config.sandboxReplySeconds, logLevel: config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn' });
     log.info({ base_url: sandbox.baseUrl, key: config.sandboxKey }, 'embedded sandbox started');
   }
   const apiKey = sandbox ? SANDBOX_KEYS[config.sandboxKey] : config.apiKey;
   const baseUrl = sandbox ? sandbox.baseUrl : config.baseUrl!;
-  const store = config.redis ? new RedisLimitStore({ url: config.redis, logger: log.child({ part: 'redis' }) }) : undefined;
+  const store = config.redis ? new (await import('../client/redis-store.js')).RedisLimitStore({ url: config.redis, logger: log.child({ part: 'redis' }) }) : undefined;
   const parts: Parts = { config, log, baseUrl, apiKey, store, sandbox };
   if (config.http) {
     try {

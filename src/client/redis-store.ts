@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 import Bottleneck from 'bottleneck';
-import { Cluster, Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { restoreScriptErrors } from './redis-script-errors.js';
 import { quietUnsubscribe } from './redis-unsubscribe.js';
@@ -64,9 +65,11 @@ export class RedisLimitStore {
     const urls = o.url.split(',').map((u) => u.trim()).filter(Boolean);
     // Few retries per command: the limiter retries its own jobs until the call's deadline.
     const options = { maxRetriesPerRequest: 2, connectionName: 'reply-inbox-mcp' };
+    // Required here, not imported: a server without --redis never loads ioredis (it costs start-up time).
+    const ioredis = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
     // bottleneck duplicates the client for its subscriber, a Cluster as a Cluster.
-    this.client = urls.length > 1 ? new Cluster(urls, { redisOptions: options }) : new Redis(urls[0]!, options);
-    this.connection = new Bottleneck.IORedisConnection({ client: this.client, Redis });
+    this.client = urls.length > 1 ? new ioredis.Cluster(urls, { redisOptions: options }) : new ioredis.Redis(urls[0]!, options);
+    this.connection = new Bottleneck.IORedisConnection({ client: this.client, Redis: ioredis.Redis });
     restoreScriptErrors(this.connection, (id) => this.lostListeners.get(id)?.());
     quietUnsubscribe(this.connection);
     this.connection.on('error', (e: unknown) => this.logError(e));

@@ -16,8 +16,11 @@ import { type Hidden, type Selection, selectTools } from './runtime/registry.js'
 import { registerResources } from './context/resources.js';
 import { publishedTool } from './runtime/publish.js';
 import { RecentCreates, duplicateAnswer } from './runtime/duplicate-guard.js';
+import { Deleted } from './runtime/deleted.js';
 import { ScopeWatch } from './scope-watch.js';
-import { textOf } from './view/shape.js';
+import { ownStrings } from './view/shape.js';
+import { DEFAULT_MAX_RESULT_BYTES, fitResult } from './view/budget.js';
+import { Continuation } from './runtime/continuation.js';
 import type { ToolDef, ToolOutput } from './runtime/tool.js';
 import { confirmWrite } from './confirm/ask.js';
 import type { ConfirmMode } from './confirm/confirm.js';
@@ -56,6 +59,8 @@ export interface InboxServerOptions {
   now?: () => number;
   /** Seconds between re-reads of GET /v1/me while a client is connected (default 300; 0: never). */
   scopeRefreshSeconds?: number;
+  /** The byte budget of one tool result or resource read, in each form (default 24,576). */
+  maxResultBytes?: number;
   /** Which writes ask the person first when the client supports elicitation (default destructive). */
   confirm?: ConfirmMode;
   /** The poller shared by every session of this key: with it, leads and conversations can be subscribed to. */
@@ -87,6 +92,8 @@ export class InboxServer {
   private readonly watch: ScopeWatch;
   /** Creates that succeeded lately, so that a repeated identical call creates nothing. */
   private readonly recentCreates: RecentCreates;
+  /** Objects this server deleted, so that a repeated delete says so. */
+  private readonly deleted: Deleted;
   /** This session's resource subscriptions, when watching is on. */
   private readonly subscriptions: Subscriptions | null;
   /** The client as tools and resources see it: every JSON answer checked against its endpoint. */
@@ -97,6 +104,7 @@ export class InboxServer {
     this.mcp = new McpServer({ name: o.name, version: o.version }, { capabilities: { tools: { listChanged: true }, logging: {}, ...live }, instructions: SERVER_INSTRUCTIONS });
     this.notices = new Notices(this.mcp, o.log);
     this.recentCreates = new RecentCreates(o.now);
+    this.deleted = new Deleted(o.now);
     this.api = checkedApi(o.api);
     const server = this.mcp.server;
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.enabled.values()].map(publishedTool) }));
@@ -192,6 +200,7 @@ export class InboxServer {
       workspaces: () => this.workspaces,
       defaultWorkspace: () => this.defaultWorkspace,
       scopes: () => this.scopes,
+      maxResultBytes: () => this.maxResultBytes,
       failed: (err, what) => this.failed(err, what),
     };
   }
@@ -211,20 +220,23 @@ export class InboxServer {
   get hiddenTools(): readonly Hidden[] {
     return this.hidden;
   }
+  get maxResultBytes(): number {
+    return this.o.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  }
   get defaultWorkspace(): string | undefined {
     return this.o.defaultWorkspace ?? (this.workspaces.length === 1 ? this.workspaces[0] : undefined);
   }
 
-  /** A guarded create runs unless an identical one succeeded lately; everything else just runs. */
+  /** A guarded create runs unless an identical one succeeded lately; a delete remembers what it deleted; the rest just runs. */
   private async createOnce(tool: ToolDef, workspace: string | null, args: Record<string, unknown>, allowDuplicate: boolean, create: () => Promise<ToolOutput>): Promise<ToolOutput> {
-    if (!tool.guarded) return create();
+    if (!tool.guarded) return this.deleted.run(tool.endpoint, { ...args, workspace }, create);
     if (allowDuplicate) return (await this.recentCreates.run(tool.name, workspace, args, create, { always: true })).out;
     const r = await this.recentCreates.run(tool.name, workspace, args, create);
     return r.earlier ? duplicateAnswer(tool.name, r.out, r.earlier.secondsAgo) : r.out;
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's notification union is wider than what is sent here
-  private async callTool(name: string, rawArgs: unknown, extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void> }): Promise<CallToolResult> {
+  private async callTool(name: string, rawArgs: unknown, extra: { signal: AbortSignal; requestId?: string | number; _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void> }): Promise<CallToolResult> {
     const tool = this.enabled.get(name);
     if (!tool) {
       const h = this.hidden.find((x) => x.name === name);
@@ -261,21 +273,37 @@ export class InboxServer {
       },
     };
     // A multi-page read: the tool's own list call is paged under the limiter, with progress.
-    const paging = bound === undefined ? null : multiPageApi(this.api, tool.name, { maxItems: bound, signal: extra.signal, onPage: (n, total, message) => void ctx.progress(n, total, message) });
-    if (paging) ctx.api = paging;
+    const cont = new Continuation(tool.endpoint, this.api);
+    const paging =
+      bound === undefined
+        ? null
+        : multiPageApi(this.api, tool.name, { maxItems: bound, signal: extra.signal, onPage: (n, total, message) => void ctx.progress(n, total, message), onBoundary: (n, c) => cont.boundary(n, c) });
+    ctx.api = cont.wrap(paging ?? this.api);
     // A multi-page read reports its own progress, page by page.
     const stopKeepAlive = progressToken !== undefined && !paging ? keepAlive((n, message) => ctx.progress(n, undefined, message)) : undefined;
     try {
       const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(args) : null;
-      const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal });
+      const refused = await confirmWrite(this.mcp.server, { mode: this.o.confirm ?? 'destructive', tool, args, api: this.api, workspace, signal: extra.signal, requestId: extra.requestId });
       if (refused) return errorResult(refused, name);
       const create = () => (tool.run ? tool.run(ctx, args) : runGeneric(ctx, tool, args));
       const out = await this.createOnce(tool, workspace, args, allow_duplicate === true, create);
       if (tool.endpoint.write && workspace) this.o.inboxWatch?.touched(workspace, leadIdsOf(args));
       checkOutput(tool.endpoint, tool.output, out.structured);
       const read = paging?.envelope();
-      const text = read ? `${out.text}\n${multiPageSummary(read)}` : out.text;
-      return { content: [{ type: 'text', text }, ...(out.extraContent ?? [])], structuredContent: out.structured };
+      // Both forms within the budget, cut at an item when they must be; what the agent wrote itself is not fenced.
+      const shown = await fitResult(out, {
+        budget: this.maxResultBytes,
+        fence: ctx.fence,
+        own: tool.endpoint.write ? ownStrings(args) : undefined,
+        suffix: read ? multiPageSummary(read) : undefined,
+        tool: name,
+        rest: async (kept, total) => {
+          if (out.items?.rest) return out.items.rest(kept, total);
+          const cursor = await cont.cursorAfter(kept, extra.signal);
+          return cursor ? { ...(parsed.data as Record<string, unknown>), cursor } : null;
+        },
+      });
+      return { content: [{ type: 'text', text: shown.text }, ...(out.extraContent ?? [])], structuredContent: shown.structured };
     } catch (err) {
       this.o.log.debug({ tool: name, code: typed(err, name).code }, 'tool call failed');
       this.failed(err, name);
@@ -304,5 +332,5 @@ async function runGeneric(ctx: ToolContext, tool: ToolDef, args: Record<string, 
   const r = await ctx.api.call(tool.name, { path, query, body, signal: ctx.signal });
   const data = r.data as Record<string, unknown>;
   const structured = r.cachedAgeSeconds !== undefined ? { ...data, cached_age_seconds: r.cachedAgeSeconds } : data;
-  return { structured, text: textOf(structured, ctx.fence) };
+  return { structured };
 }

@@ -1,6 +1,11 @@
-import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type CallToolResult, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RelayedMcp, callErr, callOk, runBinary, startRelayedMcp } from './helpers.js';
+import { SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
+import { TEST_NOW } from '../helpers/sandbox.js';
+import { type RelayedMcp, callErr, callOk, startRelay, parseToolError, runBinary, startRelayedMcp } from './helpers.js';
+import { startHttpBinary } from './http-helpers.js';
 
 /**
  * Consequential writes ask the person first (elicitation/create) when the client can ask.
@@ -158,5 +163,38 @@ describe('--confirm takes destructive, writes or never', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--confirm');
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('over HTTP the question travels with the tool call', () => {
+  it('accept runs the write; decline sends nothing', async () => {
+    const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
+    const proxy = await startRelay(sandbox.baseUrl);
+    const bin = await startHttpBinary(['--base-url', proxy.url, '--workspace', 'acme']);
+    const client = new Client({ name: 'e2e-http-confirm', version: '0' }, { capabilities: { elicitation: {} } });
+    let answer: ElicitResult['action'] = 'decline';
+    const questions: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      questions.push(req.params.message);
+      return { action: answer };
+    });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(bin.url), { requestInit: { headers: { authorization: `Bearer ${SANDBOX_KEYS.admin}` } } }));
+      const leads = [...sandbox.store.leads.all()].filter((l) => l.workspace === 'acme' && l.state === 'active');
+      const from = proxy.requests.length;
+      const declined = (await client.callTool({ name: 'mark_disqualified', arguments: { lead_id: leads[0]!.id } })) as CallToolResult;
+      expect(parseToolError(declined).error.code).toBe('declined');
+      expect(proxy.requests.slice(from).filter((q) => !q.startsWith('GET '))).toEqual([]);
+      answer = 'accept';
+      const done = (await client.callTool({ name: 'mark_disqualified', arguments: { lead_id: leads[1]!.id } })) as CallToolResult;
+      expect(done.isError).toBeFalsy();
+      expect(sandbox.store.leads.get(leads[1]!.id)!.state).toBe('disqualified');
+      expect(questions).toHaveLength(2);
+    } finally {
+      await client.close().catch(() => undefined);
+      await bin.stop();
+      await proxy.close();
+      await sandbox.close();
+    }
   });
 });

@@ -47,7 +47,8 @@ beforeAll(async () => {
     startMcp(['--api-key', SANDBOX_KEYS.admin, '--base-url', proxy.url, '--workspace', 'acme', '--log-level', 'warn']),
     startMcp(['--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.rep, REPLY_INBOX_BASE_URL: proxy.url }),
   ]);
-  const leads = await callOk(admin, 'list_leads', { limit: 200, view: 'full' });
+  // Two fields of 200 leads fit the result budget; 200 whole records would not.
+  const leads = await callOk(admin, 'list_leads', { limit: 200, fields: ['email', 'state'] });
   ids.leads = leads.structured.data.filter((l: any) => !special.has(l.email) && l.state === 'active');
   ids.members = (await callOk(admin, 'list_members', { assignable: true })).structured.data.map((m: any) => m.id);
   ids.tags = (await callOk(admin, 'list_lead_tags', {})).structured.data.map((t: any) => t.id);
@@ -146,7 +147,7 @@ describe('Lead reads: compact views by default, fields and view=full on request'
     const id = ids.leads.find((l) => store().leads.get(l.id)!.tag_ids.length > 0)!.id as string;
     const { structured } = await ok('get_lead', { lead_id: id, expand: ['tags'] });
     expect(structured.id).toBe(id);
-    expect(structured.email).toBe(store().leads.get(id)!.email);
+    expect(structured.latest_reply).toContain(store().leads.get(id)!.first_name!);
     expect(structured.tags.map((t: any) => t.id)).toEqual(store().leads.get(id)!.tag_ids);
   });
   it('list_replies: the lead\'s indexed replies', async () => {
@@ -270,15 +271,17 @@ describe('Conversations: the thread as text and an attachment as an embedded res
     expect(structured.lead_id).toBe(ids.files.lead);
     expect(structured.messages.length).toBeGreaterThan(0);
     const files = structured.messages.flatMap((m: any) => m.attachments);
-    expect(files.map((f: any) => f.filename)).toContain('signed-nda.pdf');
-    ids.files.attachment = files.find((f: any) => f.filename === 'signed-nda.pdf').id;
+    // A file name is the sender's text: it arrives fenced.
+    expect(files.some((f: any) => f.filename.includes('>signed-nda.pdf<'))).toBe(true);
+    ids.files.attachment = files.find((f: any) => f.filename.includes('>signed-nda.pdf<')).id;
   });
   it('download_attachment embeds the bytes with their size and sha256', async () => {
     const { structured, result } = await ok('download_attachment', { lead_id: ids.files.lead, attachment_id: ids.files.attachment });
     const lead = store().leads.get(ids.files.lead)!;
     const rec = store().conversation(lead).flatMap((m) => m.attachments).find((a) => a.id === ids.files.attachment)!;
     const bytes = Buffer.from(rec.content, 'utf8');
-    expect(structured).toMatchObject({ attachment_id: ids.files.attachment, filename: 'signed-nda.pdf', size_bytes: bytes.length });
+    expect(structured).toMatchObject({ attachment_id: ids.files.attachment, size_bytes: bytes.length });
+    expect(structured.filename).toMatch(/^<untrusted-[0-9a-f]{6}>signed-nda\.pdf<\/untrusted-[0-9a-f]{6}>$/);
     expect(structured.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     const embedded = result.content.find((c) => c.type === 'resource') as { resource: { blob: string; uri: string } } | undefined;
     expect(Buffer.from(embedded!.resource.blob, 'base64').equals(bytes)).toBe(true);
@@ -295,8 +298,10 @@ describe('Tasks: list, create, update, complete, delete (soft)', () => {
   });
   it('create_task creates an open task by the key owner', async () => {
     const lead = take();
-    const { structured } = await ok('create_task', { lead_id: lead, due_date: '2026-12-01', notes: 'Call back about pricing' });
+    const { structured } = await ok('create_task', { lead_id: lead, due_date: '2026-12-01', notes: 'Call back about pricing', view: 'full' });
     expectWriteEffects(structured);
+    // The agent's own notes come back as it wrote them, not fenced as outsider text.
+    expect(structured.notes).toBe('Call back about pricing');
     expect(structured).toMatchObject({ object: 'task', lead_id: lead, status: 'open', creator_id: 'usr_ada', title: null, due_date: '2026-12-01' });
     created = structured.id;
     expect(store().tasks.get(created)?.lead_id).toBe(lead);
@@ -328,7 +333,9 @@ describe('Notes: create and list', () => {
     const lead = take();
     const { structured } = await ok('create_note', { lead_id: lead, body: 'Asked for pricing in EUR.' });
     expectWriteEffects(structured);
-    expect(structured).toMatchObject({ object: 'note', lead_id: lead, author_id: 'usr_ada', body: 'Asked for pricing in EUR.' });
+    // The answer is compact: the note's id, its lead and effects; the store holds the whole note.
+    expect(structured).toMatchObject({ object: 'note', lead_id: lead });
+    expect(store().notes.get(structured.id)).toMatchObject({ author_id: 'usr_ada', body: 'Asked for pricing in EUR.' });
     const list = await ok('list_notes', { lead_id: lead });
     expect(list.structured.data.map((n: any) => n.id)).toContain(structured.id);
   });
@@ -338,7 +345,8 @@ describe('Meetings: list, get, record an outcome', () => {
   it('list_meetings outcome none gives meetings without an outcome', async () => {
     const { structured } = await ok('list_meetings', { outcome: ['none'], limit: 5 });
     expect(structured.data.length).toBeGreaterThan(0);
-    for (const m of structured.data) expect(m.outcome).toBeNull();
+    // The compact view leaves absent values out.
+    for (const m of structured.data) expect(m.outcome).toBeUndefined();
     ids.meeting = structured.data[0].id;
   });
   it('get_meeting: one meeting, internal_notes present for a meetings:write key', async () => {

@@ -1,5 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STRUCTURED_NOTE } from '../../src/mcp/view/budget.js';
 import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import type { LeadRec, MeetingRec, MessageRec } from '../../src/sandbox/store/types.js';
@@ -28,6 +29,7 @@ const CANARY = {
   replySubject: 'PWNREPLYSUBJECT', replyPreview: 'PWNREPLYPREVIEW', from: 'PWNFROM', msgSubject: 'PWNMSGSUBJECT', body: 'PWNBODY',
   htmlBody: 'PWNHTMLBODY', file: 'PWNFILE', invitee: 'PWNINVITEE', guest: 'PWNGUEST', mtgName: 'PWNMTGNAME', mtgCompany: 'PWNMTGCOMPANY',
   custom: 'PWNCUSTOM', multi: 'PWNMULTI', utm: 'PWNUTM', email: 'PWNEMAIL', phone: 'PWNPHONE', note: 'PWNNOTE', task: 'PWNTASK',
+  domain: 'PWNDOMAIN', formKey: 'PWNFORMKEY', utmKey: 'PWNUTMKEY',
 } as const;
 
 let sandbox: Sandbox;
@@ -67,8 +69,10 @@ beforeAll(async () => {
     invitee: { name: hostile(CANARY.invitee), email: 'invitee@example.com', phone: hostile(CANARY.phone) },
     name: hostile(CANARY.mtgName), company_name: hostile(CANARY.mtgCompany),
     guests: [{ name: hostile(CANARY.guest), email: 'guest@example.com' }],
-    custom_fields: { 'What do you need?': hostile(CANARY.custom) },
-    utm_params: { utm_campaign: hostile(CANARY.utm) },
+    // The questions of a form and the names of tracking tags are the outsider's text as much as the answers.
+    custom_fields: { 'What do you need?': hostile(CANARY.custom), [hostile(CANARY.formKey)]: 'yes' },
+    utm_params: { utm_campaign: hostile(CANARY.utm), extra: { [hostile(CANARY.utmKey)]: 'x' } },
+    domain: hostile(CANARY.domain),
   });
   multiselect = store.meetings.inGroup('acme').find((m) => m.id !== meeting.id)!;
   multiselect.custom_fields = { 'Which products?': [hostile(CANARY.multi), 'Other'] };
@@ -105,13 +109,13 @@ async function resource(uri: string): Promise<string> {
  * response's own, opened and closed in pairs; the data note before the first fence; and
  * each expected canary shown, always inside a fence.
  */
-function expectContained(where: string, text: string, canaries: readonly string[]): void {
+function expectContained(where: string, text: string, canaries: readonly string[], dataNote: string = UNTRUSTED_NOTE): void {
   const hidden = INVISIBLE_OR_BIDI.exec(text);
   expect(hidden, `${where}: U+${hidden?.[0].codePointAt(0)?.toString(16)} survived at …${text.slice(Math.max(0, (hidden?.index ?? 0) - 80), (hidden?.index ?? 0) + 20)}`).toBeNull();
   // The data note names the fence as <untrusted-…>: it is ours, not a tag.
-  const note = text.indexOf(UNTRUSTED_NOTE);
+  const note = text.indexOf(dataNote);
   expect(note, `${where}: the data note`).toBeGreaterThanOrEqual(0);
-  const t = text.split(UNTRUSTED_NOTE).join(' '.repeat(UNTRUSTED_NOTE.length));
+  const t = text.split(dataNote).join(' '.repeat(dataNote.length));
   const tags = new Set([...t.matchAll(/<\s*\/?\s*(untrusted[^\s>]*)/gi)].map((m) => m[1]!));
   expect([...tags], `${where}: fence tags other than the response's own`).toHaveLength(1);
   const f = fencesOf(t);
@@ -129,15 +133,18 @@ function expectContained(where: string, text: string, canaries: readonly string[
 }
 
 const LEAD_FIELDS = [CANARY.first, CANARY.last, CANARY.company, CANARY.title, CANARY.subject, CANARY.preview];
+/** The compact view shows the lead's name, company and the opening of the latest reply; title and subject are a fields or view=full away. */
+const COMPACT_LEAD_FIELDS = [CANARY.first, CANARY.last, CANARY.company, CANARY.preview];
 
 describe('Prompt injection: names, titles, companies, subjects and previews of a lead are fenced wherever a lead is shown', () => {
-  it('list_leads, compact lines', async () => expectContained('list_leads', await text('list_leads', { email: lead.email }), LEAD_FIELDS));
+  it('list_leads, compact table', async () => expectContained('list_leads', await text('list_leads', { email: lead.email }), COMPACT_LEAD_FIELDS));
   it('list_leads, view=full (JSON)', async () => expectContained('list_leads full', await text('list_leads', { email: lead.email, view: 'full' }), LEAD_FIELDS));
   it('list_leads, chosen fields', async () => expectContained('list_leads fields', await text('list_leads', { email: lead.email, fields: ['first_name', 'title', 'subject'] }), [CANARY.first, CANARY.title, CANARY.subject]));
-  it('get_lead, compact', async () => expectContained('get_lead', await text('get_lead', { lead_id: lead.id }), LEAD_FIELDS));
+  it('get_lead, compact', async () => expectContained('get_lead', await text('get_lead', { lead_id: lead.id }), COMPACT_LEAD_FIELDS));
+  it('get_lead, view=full', async () => expectContained('get_lead full', await text('get_lead', { lead_id: lead.id, view: 'full' }), LEAD_FIELDS));
   it('get_lead with notes, meetings and open tasks expanded: the embedded records are fenced too', async () => {
     const t = await text('get_lead', { lead_id: lead.id, expand: ['notes', 'meetings', 'open_tasks'] });
-    expectContained('get_lead expand', t, [...LEAD_FIELDS, CANARY.note, CANARY.task, CANARY.invitee, CANARY.guest, CANARY.mtgName, CANARY.custom, CANARY.utm]);
+    expectContained('get_lead expand', t, [...COMPACT_LEAD_FIELDS, CANARY.note, CANARY.task, CANARY.invitee, CANARY.guest, CANARY.mtgName, CANARY.custom, CANARY.utm]);
   });
   it('the lead resource (inbox://acme/leads/…)', async () => expectContained('lead resource', await resource(`inbox://acme/leads/${lead.id}`), LEAD_FIELDS));
 });
@@ -165,11 +172,26 @@ describe('Prompt injection: replies, messages, senders, bodies and attachment na
 });
 
 describe('Prompt injection: a booking\'s invitee, guests, custom fields and tracking tags, and notes and tasks that quote an outsider, are fenced', () => {
-  const MEETING_FIELDS = [CANARY.invitee, CANARY.guest, CANARY.mtgName, CANARY.mtgCompany, CANARY.custom, CANARY.utm, CANARY.phone];
-  it('get_meeting', async () => expectContained('get_meeting', await text('get_meeting', { meeting_id: meeting.id }), MEETING_FIELDS));
+  const MEETING_FIELDS = [CANARY.invitee, CANARY.guest, CANARY.mtgName, CANARY.mtgCompany, CANARY.custom, CANARY.utm, CANARY.phone, CANARY.domain, CANARY.formKey, CANARY.utmKey];
+  it('get_meeting: the domain and the keys of custom_fields and utm_params (nested too) are fenced like the answers', async () => {
+    expectContained('get_meeting', await text('get_meeting', { meeting_id: meeting.id }), MEETING_FIELDS);
+  });
+  it('get_meeting structuredContent: the same fences, for hosts that show the model only that form', async () => {
+    const out = await s.call('get_meeting', { meeting_id: meeting.id });
+    if (out.kind !== 'ok') throw new Error(JSON.stringify(out));
+    expectContained('get_meeting structured', JSON.stringify(out.result.structuredContent), MEETING_FIELDS, STRUCTURED_NOTE);
+  });
+  it('list_leads structuredContent, compact and full: the lead\'s words fenced there too', async () => {
+    for (const args of [{ email: lead.email }, { email: lead.email, view: 'full' }]) {
+      const out = await s.call('list_leads', args);
+      if (out.kind !== 'ok') throw new Error(JSON.stringify(out));
+      expectContained(`list_leads structured ${JSON.stringify(args)}`, JSON.stringify(out.result.structuredContent), args.view ? LEAD_FIELDS : COMPACT_LEAD_FIELDS, STRUCTURED_NOTE);
+    }
+  });
   it('list_meetings', async () => {
-    const t = await text('list_meetings', { booked_since: new Date(Date.parse(meeting.booked_at!) - 1000).toISOString(), limit: 200 });
-    expectContained('list_meetings', t, MEETING_FIELDS);
+    const since = new Date(Date.parse(meeting.booked_at!) - 1000).toISOString();
+    expectContained('list_meetings', await text('list_meetings', { booked_since: since, limit: 200, view: 'full' }), MEETING_FIELDS);
+    expectContained('list_meetings compact', await text('list_meetings', { booked_since: since, limit: 200 }), [CANARY.invitee, CANARY.mtgCompany]);
   });
   it('a multiselect answer (a list of strings in custom_fields) is fenced like any other answer', async () => {
     expectContained('get_meeting multiselect', await text('get_meeting', { meeting_id: multiselect.id }), [CANARY.multi]);
@@ -180,7 +202,7 @@ describe('Prompt injection: a booking\'s invitee, guests, custom fields and trac
 
 describe('Prompt injection: an email address is outsider text too (a quoted local part can hold tags, orders and invisible characters)', () => {
   it('get_lead: the lead\'s own address is neutralised and fenced', async () => {
-    expectContained('get_lead email', await text('get_lead', { lead_id: mailer.id }), [CANARY.email]);
+    expectContained('get_lead email', await text('get_lead', { lead_id: mailer.id, view: 'full' }), [CANARY.email]);
   });
   it('get_conversation: a sender\'s address is neutralised and fenced', async () => {
     expectContained('get_conversation from_email', await text('get_conversation', { lead_id: mailer.id, limit: 200 }), [CANARY.email]);

@@ -35,7 +35,8 @@ describe('the demo triages the way an agent would', () => {
   it('lists unread interested leads', () => {
     const s = step(1);
     expect(s).toContain('list_leads {"status":["interested"],"unread":true');
-    expect(s).toMatch(/- lead_\w+; interested; \w+; active; unread;/);
+    expect(s).toMatch(/\| # \| id \| flags \| status \|/);
+    expect(s).toMatch(/\| \d+ \| lead_\w+ \| unread[^|]* \| interested \|/);
   });
 
   it('reads a conversation and shows the injection attempt inside a fence, after the note that it is data', () => {

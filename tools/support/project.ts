@@ -1,10 +1,9 @@
 import { endpoint } from '../../src/spec/index.js';
 import { splitArgs } from '../../src/mcp/runtime/call.js';
 import type { ToolContext } from '../../src/mcp/runtime/tool-context.js';
-import { leadLines, leadPageText } from './lead-text.js';
-import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
-import { textOf } from '../../src/mcp/view/shape.js';
 import type { ToolOutput } from '../../src/mcp/runtime/tool.js';
+import { oneLines, pageTable } from '../../src/mcp/view/lines.js';
+import { COMPACT, type CompactKind } from './compact.js';
 
 interface ViewArgs {
   view?: 'compact' | 'full';
@@ -13,14 +12,14 @@ interface ViewArgs {
   include?: string[];
 }
 
+type Row = Record<string, unknown>;
+
 /**
- * Keep the chosen fields (and whatever was expanded on request). Empty values are left
- * out at the lead's own level only: embedded records (assignees, tasks…) stay whole, as
- * their schemas say.
+ * Keep the chosen fields. Empty values are left out at the record's own level only:
+ * embedded records (assignees, tasks…) stay whole, as their schemas say.
  */
-function project(item: Record<string, unknown>, keep: ReadonlySet<string> | null): Record<string, unknown> {
-  if (!keep) return item;
-  const out: Record<string, unknown> = {};
+function pick(item: Row, keep: ReadonlySet<string>): Row {
+  const out: Row = {};
   for (const [k, v] of Object.entries(item)) {
     if (!keep.has(k) || v === null || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
     out[k] = v;
@@ -29,36 +28,32 @@ function project(item: Record<string, unknown>, keep: ReadonlySet<string> | null
 }
 
 /**
- * A read whose rows are shaped for a context window: the default fields a decision needs,
- * `fields` for exactly others, `view: "full"` for the API's record as is.
+ * A read whose records are shaped for a context window: the kind's compact view by default
+ * (with whatever was expanded or included on request), `fields` for exactly others,
+ * `view: "full"` for the API's record as is.
  */
-export async function runProjected(
-  ctx: ToolContext,
-  name: string,
-  args: Record<string, unknown> & ViewArgs,
-  opts: { kind: string; defaults: readonly string[] },
-): Promise<ToolOutput> {
+export async function runProjected(ctx: ToolContext, name: string, args: Row & ViewArgs, kind: CompactKind): Promise<ToolOutput> {
   const e = endpoint(name);
   const { view, fields, ...rest } = args;
   const { path, query, body } = splitArgs(e, rest, ctx.workspace(args as { workspace?: string }));
   const r = await ctx.api.call(name, { path, query, body, signal: ctx.signal });
-  const keep =
-    fields !== undefined
-      ? new Set(['object', 'id', ...fields])
-      : view === 'full'
-        ? null
-        : new Set(['object', ...opts.defaults, ...(args.expand ?? []), ...(args.include ?? [])]);
-  const data = r.data as Record<string, unknown>;
-  const structured =
-    e.returns === 'list'
-      ? { ...data, data: (data.data as Record<string, unknown>[]).map((item) => project(item, keep)) }
-      : project(data, keep);
-  // The default view of plain lead rows reads best as lines; anything else stays JSON.
-  const lines = opts.kind === 'lead' && fields === undefined && view !== 'full' && !args.expand?.length && !args.include?.length;
-  if (!lines) return { structured, text: textOf(structured, ctx.fence) };
-  const text =
-    e.returns === 'list'
-      ? leadPageText(structured as { data: Record<string, unknown>[]; has_more?: boolean; next_cursor?: string | null }, ctx.fence)
-      : `${UNTRUSTED_NOTE}\n${leadLines(structured as Record<string, unknown>, ctx.fence)}`;
-  return { structured, text };
+  const compact = view !== 'full' && fields === undefined;
+  const extras = [...(args.expand ?? []), ...(args.include ?? [])];
+  // Embedded records carry outsider text of their own: they read as fenced JSON, not as lines.
+  const lines = compact && extras.length === 0;
+  const shape = (item: Row): Row => {
+    if (fields !== undefined) return pick(item, new Set(['object', 'id', ...fields]));
+    if (!compact) return item;
+    const c = COMPACT[kind].project(item);
+    for (const k of extras) if (item[k] !== undefined && item[k] !== null) c[k] = item[k];
+    return c;
+  };
+  const data = r.data as Row;
+  if (e.returns !== 'list') {
+    const structured = shape(data);
+    return { structured, render: lines ? (s, fence) => oneLines(s, fence) : undefined };
+  }
+  const structured = { ...data, data: (data.data as Row[]).map(shape) };
+  const noun = COMPACT[kind].noun;
+  return { structured, render: lines ? (s, fence) => pageTable(s as { data: Row[] }, fence, noun, kind) : undefined, items: { key: 'data', keep: 'head' } };
 }

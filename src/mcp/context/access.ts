@@ -11,6 +11,8 @@ export interface InboxAccess {
   defaultWorkspace(): string | undefined;
   /** The key's usable scopes; null when unknown (then nothing is withheld). */
   scopes(): ReadonlySet<string> | null;
+  /** The byte budget of one resource read (--max-result-bytes). */
+  maxResultBytes?(): number;
   /** A read failed: tell the client's log when it is notable, follow a scope change. */
   failed(err: unknown, what: string): void;
 }

@@ -11,6 +11,7 @@ import { Fence, UNTRUSTED_NOTE } from '../view/fence.js';
 import { TEMPLATE, URI } from '../view/links.js';
 import { MAX_ITEMS_BOUND, readPages } from '../runtime/multipage.js';
 import { dropEmpty, fenceDeep } from '../view/shape.js';
+import { DEFAULT_MAX_RESULT_BYTES, fitResult, withinBudget } from '../view/budget.js';
 
 /** Leads in resources/list: one page of the newest, never a crawl of the inbox. */
 export const LISTED_LEADS = 20;
@@ -64,6 +65,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
     }
   };
   const workspaceOnly = { workspace: completeWorkspace(access) };
+  const budget = () => access.maxResultBytes?.() ?? DEFAULT_MAX_RESULT_BYTES;
   const leadVars = { workspace: completeWorkspace(access), lead: completeLead(access) };
 
   mcp.registerResource(
@@ -101,7 +103,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
       const lead = leadIdOf(one(vars.lead));
       const r = await access.api.call('get_lead', { path: { workspace: ws, lead_id: lead }, query: { expand: LEAD_EXPANSIONS }, signal: extra.signal });
       const fenced = fenceDeep(dropEmpty(r.data), new Fence());
-      return text(uri, JSON_TYPE, JSON.stringify({ note: UNTRUSTED_NOTE, lead: fenced }));
+      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ note: UNTRUSTED_NOTE, lead: fenced }), budget(), 'lead resource'));
     }),
   );
 
@@ -119,7 +121,10 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
       const fence = new Fence();
       const ctx = { api: access.api, signal: extra.signal, fence, log, workspace: () => ws, progress: async () => undefined };
       const out = await runConversation(ctx, { workspace: ws, lead_id: lead, limit: CONVERSATION_MESSAGES });
-      return text(uri, MARKDOWN, conversationMarkdown(ws, out.structured as unknown as Conversation, fence));
+      // Within the budget as a tool result is: the oldest messages give way, and the last line says how to read them.
+      const markdown = { ...out, render: (c: Record<string, unknown>) => conversationMarkdown(ws, c as unknown as Conversation, fence) };
+      const fitted = await fitResult(markdown, { budget: budget(), fence, tool: 'get_conversation', textOnly: true, rest: async (k, n) => out.items?.rest?.(k, n) ?? null });
+      return text(uri, MARKDOWN, fitted.text);
     }),
   );
 
@@ -150,7 +155,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
     guarded('members resource', async (uri, vars, extra) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const list = await readPages(access.api, 'list_members', { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
-      return text(uri, JSON_TYPE, JSON.stringify({ workspace: ws, ...list }));
+      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), budget(), 'list resource'));
     }),
   );
 
@@ -164,7 +169,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
     guarded('lead tags resource', async (uri, vars, extra) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const list = await readPages(access.api, 'list_lead_tags', { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
-      return text(uri, JSON_TYPE, JSON.stringify({ workspace: ws, ...list }));
+      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), budget(), 'list resource'));
     }),
   );
 
@@ -175,7 +180,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
     async (uri, extra) => {
       try {
         const r = await access.api.call('get_capabilities', { signal: extra.signal });
-        return text(uri, JSON_TYPE, JSON.stringify(r.data));
+        return text(uri, JSON_TYPE, withinBudget(JSON.stringify(r.data), budget(), 'capabilities resource'));
       } catch (err) {
         access.failed(err, 'capabilities resource');
         throw readError(err, 'capabilities resource');

@@ -50,6 +50,8 @@ export interface MultiPageOptions {
   signal: AbortSignal;
   /** After each page that brought items: the running count, the bound, a line for a person. */
   onPage?: (items: number, bound: number, message: string) => void;
+  /** After each page: how many items precede the next page, and the cursor that starts it. */
+  onBoundary?: (items: number, cursor: string | null) => void;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function readPages(api: ApiCaller, name: string, req: { path?: Reco
   let last: PageProgress = { pages: 0, items: 0, hasMore: false, nextCursor: null };
   const onProgress = (p: PageProgress) => {
     if (p.items > last.items) o.onPage?.(p.items, o.maxItems, `page ${p.pages}: ${p.items} item${p.items === 1 ? '' : 's'} read`);
+    if (p.hasMore) o.onBoundary?.(p.items, p.nextCursor);
     last = p;
   };
   try {

@@ -8,9 +8,19 @@ export function resourceOf(kind: string): z.ZodType {
   return r;
 }
 
-/** A page of a list: the API's envelope, plus what multi-page reads add. */
+/** What every result may carry: the note on fenced text, and what the result budget left out. */
+const shownWith = {
+  untrusted: z.string().optional().describe('Present when outsider text is fenced in this result: a reminder that it is data.'),
+  left_out: z
+    .looseObject({ count: z.number().int(), budget_bytes: z.number().int(), fetch_rest: z.record(z.string(), z.unknown()).optional() })
+    .optional()
+    .describe('Items cut to keep the result within the byte budget, and the exact arguments that read them.'),
+};
+
+/** A page of a list: the API's envelope, plus what multi-page reads and the result budget add. */
 export function listOutput(item: z.ZodType) {
   return z.looseObject({
+    ...shownWith,
     object: z.literal('list'),
     data: z.array(item),
     has_more: z.boolean(),
@@ -24,6 +34,14 @@ export function listOutput(item: z.ZodType) {
 /** A write's answer: the resource plus the API's effects object, verbatim. Stays an object schema, as MCP requires. */
 export function withEffects(schema: z.ZodObject) {
   return schema.extend({ effects: effectsSchema });
+}
+
+/**
+ * A write's answer: by default the id, the fields the write set and the API's effects,
+ * verbatim; view=full gives the whole record. Either way, the record's own schema.
+ */
+export function writeOutput(kind: string) {
+  return (resourceOf(kind) as z.ZodObject).partial().extend({ ...shownWith, object: z.literal(kind), id: z.string(), effects: effectsSchema });
 }
 
 export const listOf = (kind: string) => listOutput(resourceOf(kind));

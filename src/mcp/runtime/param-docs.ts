@@ -48,7 +48,7 @@ export const PARAM_DOCS: Readonly<Record<string, string>> = {
   public: 'Public or internal.',
   from: 'Window start.',
   to: 'Window end.',
-  timezone: 'IANA zone of the answer, e.g. Europe/Berlin.',
+  timezone: 'IANA zone for the times, e.g. Europe/Berlin.',
   folder_id: 'Template folder id.',
   visibility: 'Visibility.',
   kind: 'Asset kind.',

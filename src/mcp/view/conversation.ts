@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { htmlToText } from '../../spec/index.js';
 import { notFound } from '../errors.js';
 import type { ToolContext } from '../runtime/tool-context.js';
-import { UNTRUSTED_NOTE } from './fence.js';
+import { type Fence, UNTRUSTED_NOTE } from './fence.js';
 import type { ToolOutput } from '../runtime/tool.js';
 
 interface ApiMessage {
@@ -32,6 +32,8 @@ interface ConversationArgs {
 }
 
 const DEFAULT_BODY_CHARS = 2_000;
+/** The most messages the service returns for one conversation (spec: Messages rules). */
+const CONVERSATION_CAP = 200;
 
 /** Fold quoted history (lines starting with '>' and the "On … wrote:" line before them). */
 export function foldQuotes(text: string): { text: string; folded: number } {
@@ -56,6 +58,12 @@ export function foldQuotes(text: string): { text: string; folded: number } {
   return { text: out.join('\n').trim(), folded };
 }
 
+/** What a cut conversation says: the limit asked for, or the service's own cap of 200. */
+function olderMessages(limit: number): string {
+  if (limit < CONVERSATION_CAP) return `Older messages exist: this shows the newest ${limit} (limit=${limit}); pass a larger limit, up to ${CONVERSATION_CAP}, to read further back.`;
+  return `Older messages exist beyond the ${CONVERSATION_CAP} the service returns; the API gives no way to read them.`;
+}
+
 /** get_conversation: the thread as a model reads it, bodies capped and fenced. */
 export async function runConversation(ctx: ToolContext, raw: Record<string, unknown>): Promise<ToolOutput> {
   const args = raw as unknown as ConversationArgs;
@@ -63,7 +71,7 @@ export async function runConversation(ctx: ToolContext, raw: Record<string, unkn
   const single = args.message_id !== undefined;
   // The newest messages, shown oldest first as a conversation reads, unless the caller asks otherwise.
   const order = args.order ?? 'asc';
-  const query: Record<string, unknown> = { order: 'desc', limit: single ? 200 : (args.limit ?? 50) };
+  const query: Record<string, unknown> = { order: 'desc', limit: single ? CONVERSATION_CAP : (args.limit ?? 50) };
   if (args.refresh !== undefined) query.refresh = args.refresh;
   const r = await ctx.api.call('get_conversation', { path: { workspace, lead_id: args.lead_id }, query, signal: ctx.signal });
   const page = r.data as { data: ApiMessage[]; meta?: { truncated?: boolean; sibling_cap_reached?: boolean; cache_age_seconds?: number } };
@@ -72,7 +80,7 @@ export async function runConversation(ctx: ToolContext, raw: Record<string, unkn
   if (single) {
     messages = messages.filter((m) => m.id === args.message_id);
     if (messages.length === 0) {
-      throw notFound('get_conversation', `No message ${args.message_id} among this lead's newest 200 messages.`, 'message_id');
+      throw notFound('get_conversation', `No message ${args.message_id} among this lead's newest ${CONVERSATION_CAP} messages.`, 'message_id');
     }
   }
   const cap = single ? Number.POSITIVE_INFINITY : (args.max_body_chars ?? DEFAULT_BODY_CHARS);
@@ -97,19 +105,36 @@ export async function runConversation(ctx: ToolContext, raw: Record<string, unkn
     cache_age_seconds: page.meta?.cache_age_seconds ?? 0,
   };
   const structured = { lead_id: args.lead_id, messages: shaped, meta };
-  const f = ctx.fence;
-  const lines = [UNTRUSTED_NOTE, '', `Conversation with lead ${args.lead_id}: ${shaped.length} message${shaped.length === 1 ? '' : 's'}${order === 'asc' ? ', oldest first' : ', newest first'}.`];
-  if (meta.truncated) lines.push('Older messages exist beyond the 200 the service returns.');
-  if (meta.sibling_cap_reached) lines.push('Only 12 of this lead\'s email threads were assembled.');
-  if (meta.cache_age_seconds > 0) lines.push(`Served from a cache ${meta.cache_age_seconds} s old (refresh=true for a fresh copy).`);
-  shaped.forEach((m, i) => {
+  // A cut keeps the newest messages; the older ones read again with shorter bodies, or one by one with message_id.
+  const rest = (kept: number, total: number) => (single ? null : { lead_id: args.lead_id, limit: total, max_body_chars: Math.max(200, Math.floor((Number.isFinite(cap) ? cap : 2_000) * Math.max(kept, 1) / total)) });
+  return {
+    structured,
+    render: (s, fence) => conversationText(s as unknown as Shaped, order, fence, Number(query.limit)),
+    items: { key: 'messages', keep: order === 'asc' ? 'tail' : 'head', rest },
+  };
+}
+
+type Shaped = { lead_id: string; messages: ShapedMessage[]; meta: { truncated: boolean; sibling_cap_reached: boolean; cache_age_seconds: number } };
+interface ShapedMessage {
+  id: string; kind: string; direction: string; sent_at: string | null; from_name: string | null; from_email: string | null;
+  subject: string | null; body: string | null; attachments: { id: string; filename: string }[];
+}
+
+/** The thread as a model reads it: a heading per message, every outside string fenced. */
+function conversationText(c: Shaped, order: 'asc' | 'desc', f: Fence, limit: number): string {
+  const n = c.messages.length;
+  const lines = [UNTRUSTED_NOTE, '', `Conversation with lead ${c.lead_id}: ${n} message${n === 1 ? '' : 's'}${order === 'asc' ? ', oldest first' : ', newest first'}.`];
+  if (c.meta.truncated) lines.push(olderMessages(limit));
+  if (c.meta.sibling_cap_reached) lines.push('Only 12 of this lead\'s email threads were assembled.');
+  if (c.meta.cache_age_seconds > 0) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old (refresh=true for a fresh copy).`);
+  c.messages.forEach((m, i) => {
     lines.push('', `### ${i + 1}. ${m.direction} ${m.kind} · ${m.sent_at ?? 'time unknown'} · ${m.id}`);
     lines.push(`From: ${f.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null)}`);
     if (m.subject) lines.push(`Subject: ${f.inline(m.subject)}`);
     if (m.attachments.length) lines.push(`Attachments: ${m.attachments.map((a) => `${f.inline(a.filename)} (${a.id})`).join(', ')}`);
     lines.push(m.body ? f.wrap(m.body, 'email body') : '(no body)');
   });
-  return { structured, text: lines.join('\n') };
+  return lines.join('\n');
 }
 
 /** download_attachment: the file as an embedded resource, with its name, size and digest. */

@@ -3,12 +3,30 @@ import { Fence, UNTRUSTED_NOTE } from './fence.js';
 /** Fields whose text comes from outside the company, wherever they appear (an address can carry text too). */
 const OUTSIDE_TEXT = new Set([
   'first_name', 'last_name', 'company_name', 'subject', 'body_preview', 'body', 'body_text', 'body_html',
-  'from_name', 'from_email', 'to_email', 'email', 'notes', 'internal_notes', 'filename', 'phone',
+  'from_name', 'from_email', 'to_email', 'email', 'notes', 'internal_notes', 'filename', 'phone', 'who', 'latest_reply',
 ]);
-/** Containers whose every string, at any depth, is outside text (a booking form's answers, tracking tags). */
+/** Kinds whose text is the team's own although the field name is one outsiders fill elsewhere. */
+const OURS_BY_KIND: Record<string, ReadonlySet<string>> = { template: new Set(['subject', 'body']) };
+/** Outside text that keeps its line breaks inside the fence. */
+const MULTILINE = new Set(['body', 'body_text', 'body_html', 'notes', 'internal_notes']);
+/** Containers whose every key and string, at any depth, is outside text (a booking form's answers, tracking tags). */
 const OUTSIDE_CONTAINERS = new Set(['custom_fields', 'utm_params']);
 /** Where `name` is a person from outside rather than one of ours. */
 const OUTSIDE_NAME_PARENTS = new Set(['invitee', 'guests', 'lead_snapshot']);
+/** Fields of a record kind that only that kind fills from outside: a booking's domain comes from the invitee's address. */
+const OUTSIDE_BY_KIND: Record<string, ReadonlySet<string>> = { meeting: new Set(['name', 'domain']), lead: new Set(['title']) };
+/**
+ * Values an agent passes back as arguments (addresses, domains) are shown as is when they
+ * are plain: such a value holds no space, tag, quote or invisible character, so it cannot
+ * carry a sentence or close a fence, and it works when copied into a filter. Anything else
+ * in these fields is fenced like other outside text.
+ */
+const COPYABLE: Record<string, RegExp> = {
+  email: /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}$/,
+  from_email: /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}$/,
+  to_email: /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}$/,
+  domain: /^[A-Za-z0-9.-]{1,253}$/,
+};
 
 /** Leave out nulls, empty arrays and empty objects: they cost tokens and say nothing. */
 export function dropEmpty(value: unknown): unknown {
@@ -37,17 +55,32 @@ interface Where {
   inside: boolean;
 }
 
-/** A copy with every outside string fenced, for the text a model reads. Counts what it fenced. */
-export function fenceDeep(value: unknown, fence: Fence, state = { fenced: 0 }, at: Where = { key: '', parent: '', kind: '', inside: false }): unknown {
+export interface FenceState {
+  /** How many values were fenced. */
+  fenced: number;
+  /** Strings the agent itself sent in this call (a note's body, an override): its own words, not outsider text. */
+  own?: ReadonlySet<string>;
+}
+
+/** Whether the string at this place was written by an outsider. */
+function isOutside(value: string, at: Where): boolean {
+  if (at.inside) return true;
+  if (OURS_BY_KIND[at.kind]?.has(at.key)) return false;
+  if (!OUTSIDE_TEXT.has(at.key) && !OUTSIDE_BY_KIND[at.kind]?.has(at.key) && !(at.key === 'name' && OUTSIDE_NAME_PARENTS.has(at.parent))) return false;
+  return !COPYABLE[at.key]?.test(value);
+}
+
+/** Whether a string field of a record of this kind, standing alone, is outsider text. */
+export function isOutsideField(key: string, value: string, kind: string): boolean {
+  return isOutside(value, { key, parent: '', kind, inside: false });
+}
+
+/** A copy with every outside string (and every key of an outside container) fenced. Counts what it fenced. */
+export function fenceDeep(value: unknown, fence: Fence, state: FenceState = { fenced: 0 }, at: Where = { key: '', parent: '', kind: '', inside: false }): unknown {
   if (typeof value === 'string') {
-    const outside =
-      at.inside ||
-      OUTSIDE_TEXT.has(at.key) ||
-      (at.key === 'name' && (OUTSIDE_NAME_PARENTS.has(at.parent) || at.kind === 'meeting')) ||
-      (at.key === 'title' && at.kind === 'lead');
-    if (!outside || value === '') return value;
+    if (value === '' || state.own?.has(value) || !isOutside(value, at)) return value;
     state.fenced++;
-    return fence.inline(value);
+    return fence.inline(value, { lines: MULTILINE.has(at.key) });
   }
   if (Array.isArray(value)) return value.map((v) => fenceDeep(v, fence, state, at));
   if (value && typeof value === 'object') {
@@ -55,19 +88,41 @@ export function fenceDeep(value: unknown, fence: Fence, state = { fenced: 0 }, a
     const kind = typeof obj.object === 'string' ? obj.object : at.kind;
     const inside = at.inside || OUTSIDE_CONTAINERS.has(at.key);
     const out: Record<string, unknown> = {};
-    for (const [name, v] of Object.entries(obj)) out[name] = fenceDeep(v, fence, state, { key: name, parent: at.key, kind, inside });
+    for (const [name, v] of Object.entries(obj)) {
+      // A form's question is the outsider's text as much as the answer is.
+      const key = inside ? fenceKey(name, fence, state) : name;
+      out[key] = fenceDeep(v, fence, state, { key: name, parent: at.key, kind, inside });
+    }
     return out;
   }
   return value;
+}
+
+/** Fractions (rates, averages) to three decimals in the text: sixteen digits are noise to a reader. structuredContent keeps them whole. */
+function rounded(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value;
+}
+
+function fenceKey(name: string, fence: Fence, state: FenceState): string {
+  state.fenced++;
+  return fence.inline(name);
+}
+
+/** The strings of a call's arguments, at any depth: what the agent wrote itself. */
+export function ownStrings(args: unknown, out = new Set<string>()): Set<string> {
+  if (typeof args === 'string' && args !== '') out.add(args);
+  else if (Array.isArray(args)) for (const v of args) ownStrings(v, out);
+  else if (args && typeof args === 'object') for (const v of Object.values(args)) ownStrings(v, out);
+  return out;
 }
 
 /**
  * The text copy of a structured result: compact JSON without empty fields, outside text
  * fenced, and the standing note when anything was fenced.
  */
-export function textOf(structured: unknown, fence: Fence = new Fence()): string {
-  const state = { fenced: 0 };
+export function textOf(structured: unknown, fence: Fence = new Fence(), own?: ReadonlySet<string>): string {
+  const state: FenceState = { fenced: 0, own };
   const fenced = fenceDeep(dropEmpty(structured), fence, state);
-  const json = JSON.stringify(fenced);
+  const json = JSON.stringify(fenced, rounded);
   return state.fenced > 0 ? `${UNTRUSTED_NOTE}\n${json}` : json;
 }

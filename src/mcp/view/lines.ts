@@ -1,0 +1,103 @@
+import { type Fence, UNTRUSTED_NOTE } from './fence.js';
+import { isOutsideField } from './shape.js';
+
+type Row = Record<string, unknown>;
+
+/** One of our facts, labelled: a true flag by its name, a plain value as is, anything else as JSON. */
+function fact(k: string, v: unknown): string {
+  if (v === true) return k;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string' && /^[^\s,]+$/.test(x))) return `${k}=${v.join(',')}`;
+  if (typeof v === 'string' && /^[^\s"]+$/.test(v)) return `${k}=${v}`;
+  if (typeof v === 'number') return `${k}=${v}`;
+  return `${k}=${JSON.stringify(v)}`;
+}
+
+/**
+ * One record as labelled text: our facts as `field=value` in the open (true flags by their
+ * name alone), then everything an outsider wrote in one fence, each part labelled too.
+ * The labels are the JSON field names, so the text and structuredContent read alike.
+ */
+export function recordLines(r: Row, fence: Fence): { text: string; fenced: boolean } {
+  const facts: string[] = [];
+  const said: string[] = [];
+  const kind = typeof r.object === 'string' ? r.object : '';
+  for (const [k, v] of Object.entries(r)) {
+    if (k === 'object' || v === null || v === undefined || v === false || v === '') continue;
+    if (Array.isArray(v) && v.length === 0) continue;
+    if (typeof v === 'string' && isOutsideField(k, v, kind)) {
+      said.push(`${k}: ${v}`);
+      continue;
+    }
+    facts.push(fact(k, v));
+  }
+  const head = `- ${facts.join(' ')}`;
+  return { text: said.length ? `${head}\n  ${fence.inline(said.join(' | '))}` : head, fenced: said.length > 0 };
+}
+
+/**
+ * A page of records as a table: a header row names every column (the JSON field names),
+ * one row per record. True flags share a `flags` cell; absent values are empty cells.
+ * What outsiders wrote follows the table in one fence, a line per row, numbered as the
+ * table's `#` column: one fence per page instead of one per cell keeps the page small.
+ */
+export function pageTable(page: { data: Row[]; has_more?: boolean; next_cursor?: string | null }, fence: Fence, noun: string, kind = ''): string {
+  const kindOf = (r: Row) => (typeof r.object === 'string' ? r.object : kind);
+  const flag = (r: Row, k: string) => r[k] === true;
+  const outside = (r: Row, k: string) => typeof r[k] === 'string' && isOutsideField(k, r[k] as string, kindOf(r));
+  const cols: string[] = [];
+  const said: string[] = [];
+  let flags = false;
+  for (const r of page.data) {
+    for (const k of Object.keys(r)) {
+      if (flag(r, k)) flags = true;
+      else if (outside(r, k)) {
+        if (!said.includes(k)) said.push(k);
+      } else if (k !== 'object' && typeof r[k] !== 'boolean' && !cols.includes(k)) cols.push(k);
+    }
+  }
+  if (flags) cols.splice(1, 0, 'flags');
+  if (said.length) cols.unshift('#');
+  const cell = (r: Row, k: string, i: number): string => {
+    if (k === '#') return String(i + 1);
+    if (k === 'flags') return Object.keys(r).filter((f) => flag(r, f)).join(', ');
+    const v = r[k];
+    if (v === null || v === undefined) return '';
+    const plain = Array.isArray(v) && v.every((x) => typeof x !== 'object') ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return plain.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  };
+  const n = page.data.length;
+  const head = `${n} ${noun}${n === 1 ? '' : 's'}${page.has_more ? `; more: pass cursor "${page.next_cursor}"` : '; no more pages'}.`;
+  const table = n ? [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...page.data.map((r, i) => `| ${cols.map((k) => cell(r, k, i)).join(' | ')} |`)] : [];
+  // Each row's outsider text on one line, so none of it can pass for another row's.
+  const lines = page.data.flatMap((r, i) => {
+    const parts = said.filter((k) => outside(r, k)).map((k) => `${k}: ${String(r[k]).replace(/\s*\n\s*/g, ' ')}`);
+    return parts.length ? [`${i + 1}. ${parts.join(' | ')}`] : [];
+  });
+  if (!lines.length) return [head, ...table].join('\n');
+  return [UNTRUSTED_NOTE, head, ...table, `${said.join(', ')} by #:`, fence.wrap(lines.join('\n'), noun)].join('\n');
+}
+
+/** One record as labelled lines. */
+export function oneLines(r: Row, fence: Fence): string {
+  const { text, fenced } = recordLines(r, fence);
+  return fenced ? `${UNTRUSTED_NOTE}\n${text}` : text;
+}
+
+/**
+ * A write's answer: the record and the fields the write set, then the API's effects with
+ * every key, verbatim. What the agent wrote itself is shown as its own, not fenced.
+ */
+export function writeLines(tool: string, r: Row, fence: Fence, own?: ReadonlySet<string>): string {
+  const kind = typeof r.object === 'string' ? r.object : '';
+  const facts: string[] = [];
+  let fenced = false;
+  for (const [k, v] of Object.entries(r)) {
+    if (k === 'object' || k === 'id' || k === 'effects' || v === undefined) continue;
+    if (typeof v === 'string' && isOutsideField(k, v, kind) && !own?.has(v)) {
+      facts.push(`${k}=${fence.inline(v)}`);
+      fenced = true;
+    } else facts.push(v === false ? `${k}=false` : v === null ? `${k}=null` : fact(k, v));
+  }
+  const head = `${tool}: ${kind} ${String(r.id)}${facts.length ? ` now ${facts.join(' ')}` : ''}`;
+  return [...(fenced ? [UNTRUSTED_NOTE] : []), head, `effects: ${JSON.stringify(r.effects ?? {})}`].join('\n');
+}

@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_KEYS, type Sandbox } from '../../src/sandbox/index.js';
+import { sandbox } from '../client/helpers.js';
+import { type TestRedis, startRedis } from '../helpers/redis.js';
+import { BIN, cleanEnv } from './helpers.js';
+
+const TRACER = fileURLToPath(new URL('../helpers/trace-modules.mjs', import.meta.url));
+const INITIALIZE = `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'trace', version: '0' } } })}\n`;
+let sb: Sandbox;
+let redis: TestRedis;
+const dir = mkdtempSync(join(tmpdir(), 'lazy-modules-'));
+
+beforeAll(async () => {
+  [sb, redis] = await Promise.all([sandbox(), startRedis()]);
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await Promise.all([sb.close(), redis.stop()]);
+});
+
+/** Start the binary with these flags, wait until it serves (initialize answered, or the HTTP url printed), stop it, and list what it loaded. */
+async function loaded(args: string[], name: string): Promise<string[]> {
+  const file = join(dir, `${name}.txt`);
+  const api: Record<string, string> = args.includes('--sandbox') ? {} : { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: sb.baseUrl };
+  const env = cleanEnv({ ...api, TRACE_MODULES_FILE: file });
+  const child = spawn(process.execPath, ['--import', TRACER, BIN, '--log-level', 'silent', ...args], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+  try {
+    const http = args.includes('--http');
+    if (!http) child.stdin.write(INITIALIZE);
+    const [chunk] = (await once(child.stdout, 'data')) as [Buffer];
+    expect(chunk.toString()).toContain(http ? '"url"' : '"serverInfo"');
+    if (http) {
+      // Once it has answered a request it listens for SIGTERM too, and drains on it.
+      const url = (JSON.parse(chunk.toString()) as { url: string }).url;
+      expect((await fetch(url.replace(/\/mcp$/, '/healthz'))).status).toBe(200);
+      child.kill('SIGTERM');
+    }
+    else child.stdin.end();
+    const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+  } finally {
+    child.kill('SIGKILL');
+  }
+  return readFileSync(file, 'utf8').split('\n');
+}
+
+const has = (mods: string[], part: string) => mods.some((m) => m.includes(part));
+const SANDBOX = '/dist/src/sandbox/index.js';
+const IOREDIS = '/node_modules/ioredis/';
+const HTTP = '/dist/src/mcp/transport/http.js';
+
+describe('The binary loads only what its mode uses', () => {
+  it('over stdio against an API: no sandbox, no ioredis, no HTTP transport', async () => {
+    const mods = await loaded([], 'stdio');
+    expect(has(mods, '/dist/src/mcp/transport/stdio.js')).toBe(true);
+    expect([has(mods, SANDBOX), has(mods, IOREDIS), has(mods, HTTP)]).toEqual([false, false, false]);
+  });
+
+  it('--sandbox loads the sandbox; --redis loads ioredis; --http loads the HTTP transport', async () => {
+    const [withSandbox, withRedis, withHttp] = await Promise.all([
+      loaded(['--sandbox'], 'sandbox'),
+      loaded(['--redis', redis.url], 'redis'),
+      loaded(['--http', '127.0.0.1:0', '--http-token', 'trace-token-0123456789'], 'http'),
+    ]);
+    expect([has(withSandbox, SANDBOX), has(withSandbox, IOREDIS), has(withSandbox, HTTP)]).toEqual([true, false, false]);
+    expect([has(withRedis, SANDBOX), has(withRedis, IOREDIS), has(withRedis, HTTP)]).toEqual([false, true, false]);
+    expect([has(withHttp, SANDBOX), has(withHttp, IOREDIS), has(withHttp, HTTP)]).toEqual([false, false, true]);
+  });
+});

@@ -1,0 +1,101 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { inZone } from '../../tools/support/zone-time.js';
+import { sandbox } from '../client/helpers.js';
+import { inProcessServer } from '../helpers/in-process.js';
+
+let sb: Sandbox;
+let client: Client;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  sb = await sandbox({ leads: 20 });
+  ({ client, close } = await inProcessServer(sb));
+});
+afterAll(async () => {
+  await close?.();
+  await sb?.close();
+});
+
+const call = async (name: string, args: Record<string, unknown>) => {
+  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return { isError: r.isError === true, structured: r.structuredContent as any, text: (r.content[0] as { text: string }).text };
+};
+
+describe('a cut conversation names what cut it', () => {
+  it('limit:1 on a long thread names limit, not the service\'s 200', async () => {
+    const lead = [...sb.store.leads.all()].find((l) => l.email === 'lena.long@chatty.example')!;
+    const r = await call('get_conversation', { lead_id: lead.id, limit: 1 });
+    expect(r.structured.meta.truncated).toBe(true);
+    expect(r.text).toContain('newest 1 (limit=1)');
+    expect(r.text).toMatch(/larger limit, up to 200/);
+    expect(r.text).not.toContain('beyond the 200');
+  });
+
+  it('at limit 200 the service\'s own cap is what cuts it', async () => {
+    const lead = [...sb.store.leads.all()].find((l) => l.email === 'lena.long@chatty.example')!;
+    const r = await call('get_conversation', { lead_id: lead.id, limit: 200, max_body_chars: 200 });
+    expect(r.text).toContain('beyond the 200 the service returns');
+  });
+});
+
+describe('set_status points to the tools of the lifecycle states', () => {
+  it.each([['booked', 'mark_booked'], ['disqualified', 'mark_disqualified']])('status %s names %s, before any request', async (status, tool) => {
+    const lead = sb.store.leads.inGroup('acme')[0]!;
+    const r = await call('set_status', { lead_id: lead.id, status });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`call ${tool} instead`);
+  });
+});
+
+describe('a repeated delete_task says the task is already deleted', () => {
+  it('the second delete answers, not as an error, that nothing changed', async () => {
+    const lead = sb.store.leads.inGroup('acme')[3]!;
+    const made = await call('create_task', { lead_id: lead.id, notes: 'to be deleted' });
+    const first = await call('delete_task', { task_id: made.structured.id });
+    expect(first.isError).toBe(false);
+    const second = await call('delete_task', { task_id: made.structured.id });
+    expect(second.isError).toBe(false);
+    expect(second.text).toMatch(new RegExp(`task ${made.structured.id} is already deleted.*Nothing changed`));
+    expect(second.structured.already_deleted).toBe(true);
+  });
+
+  it('a task never seen still answers not_found', async () => {
+    const r = await call('delete_task', { task_id: 'tsk_doesnotexist' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('not_found');
+  });
+});
+
+describe('get_slots shows times in the zone asked for, with the offset, in text and structuredContent alike', () => {
+  it('Europe/Berlin slots carry +01:00 or +02:00 and are the same instants', async () => {
+    const et = [...sb.store.eventTypes.all()].find((e) => e.workspace === 'acme' && e.active)!;
+    const from = new Date(Date.parse('2026-11-21T00:00:00Z'));
+    const to = new Date(from.getTime() + 14 * 86_400_000);
+    const r = await call('get_slots', { event_type_id: et.id, from: from.toISOString(), to: to.toISOString(), timezone: 'Europe/Berlin' });
+    expect(r.isError).toBe(false);
+    expect(r.text).toContain('Times are in Europe/Berlin');
+    expect(r.structured.slots.length).toBeGreaterThan(0);
+    for (const s of r.structured.slots) {
+      expect(s.start).toMatch(/\+0[12]:00$/);
+      expect(r.text).toContain(s.start);
+    }
+  });
+
+  it('inZone keeps the instant and writes the zone\'s offset', () => {
+    expect(inZone('2026-11-23T09:00:00Z', 'Europe/Berlin')).toBe('2026-11-23T10:00:00+01:00');
+    expect(inZone('2026-07-01T09:30:00Z', 'Asia/Kolkata')).toBe('2026-07-01T15:00:00+05:30');
+    expect(inZone('2026-07-01T09:30:00Z', 'America/New_York')).toBe('2026-07-01T05:30:00-04:00');
+    expect(Date.parse(inZone('2026-07-01T09:30:00Z', 'America/New_York'))).toBe(Date.parse('2026-07-01T09:30:00Z'));
+  });
+});
+
+describe('rates are rounded in the text, whole in structuredContent', () => {
+  it('get_insights_summary prints no number with more than three decimals', async () => {
+    const r = await call('get_insights_summary', {});
+    expect(r.isError).toBe(false);
+    expect(r.text).not.toMatch(/\d\.\d{4,}/);
+  });
+});

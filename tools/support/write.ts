@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { endpoint } from '../../src/spec/index.js';
+import { splitArgs } from '../../src/mcp/runtime/call.js';
+import type { ToolContext } from '../../src/mcp/runtime/tool-context.js';
+import type { ToolOutput } from '../../src/mcp/runtime/tool.js';
+import { writeLines } from '../../src/mcp/view/lines.js';
+
+type Row = Record<string, unknown>;
+
+/** The argument that chooses a write's answer. */
+export const WRITE_VIEW = {
+  view: z.enum(['compact', 'full']).optional().describe('Default compact.'),
+};
+
+/**
+ * A write whose answer is what an agent needs to go on: the record's id, the fields the
+ * write set (`changed`, read back from the record) and the API's effects with every key.
+ * view=full answers with the whole record instead.
+ */
+export function runWrite(name: string, changed: readonly string[]) {
+  const e = endpoint(name);
+  return async (ctx: ToolContext, args: Row): Promise<ToolOutput> => {
+    const { view, ...rest } = args;
+    const { path, query, body } = splitArgs(e, rest, ctx.workspace(args as { workspace?: string }));
+    const r = await ctx.api.call(name, { path, query, body, signal: ctx.signal });
+    const data = r.data as Row;
+    if (view === 'full') return { structured: data };
+    const structured: Row = { object: data.object, id: data.id };
+    for (const k of changed) if (k in data) structured[k] = data[k];
+    structured.effects = data.effects;
+    return { structured, render: (s, fence, own) => writeLines(name, s, fence, own) };
+  };
+}
