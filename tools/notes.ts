@@ -1,6 +1,6 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
 import { listOf, writeOutput } from '../src/mcp/runtime/outputs.js';
-import { WRITE_VIEW, runWrite } from './support/write.js';
+import { runWrite } from './support/write.js';
 
 export const noteTools = [
   defineTool({

@@ -232,7 +232,6 @@ export class InboxServer {
     return this.o.defaultWorkspace ?? (this.workspaces.length === 1 ? this.workspaces[0] : undefined);
   }
 
-  // biome-ignore lint/suspicious/noExplicitAny: the SDK's notification union is wider than what is sent here
   /** A guarded create runs unless an identical one succeeded lately; a delete remembers what it deleted; the rest just runs. */
   private async createOnce(tool: ToolDef, workspace: string | null, args: Record<string, unknown>, allowDuplicate: boolean, create: () => Promise<ToolOutput>): Promise<ToolOutput> {
     if (!tool.guarded) return this.deleted.run(tool.endpoint, { ...args, workspace }, create);
@@ -241,6 +240,7 @@ export class InboxServer {
     return r.earlier ? duplicateAnswer(tool.name, r.out, r.earlier.secondsAgo) : r.out;
   }
 
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's notification union is wider than what is sent here
   private async callTool(name: string, rawArgs: unknown, extra: { signal: AbortSignal; requestId?: string | number; _meta?: { progressToken?: string | number }; sendNotification: (n: any) => Promise<void> }): Promise<CallToolResult> {
     const tool = this.enabled.get(name);
     if (!tool) {

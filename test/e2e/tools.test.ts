@@ -6,14 +6,14 @@ import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { TOOL_ENDPOINTS } from '../../src/spec/index.js';
 import { LEAD_TRIAGE_FIELDS } from '../../tools/leads.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { type CountingProxy, type McpSession, type Ok, callErr, callOk, countingProxy, expectWriteEffects, startMcp, toolNames } from './helpers.js';
+import { type Relay, type McpSession, type Ok, callErr, callOk, startRelay, expectWriteEffects, startMcp, toolNames } from './helpers.js';
 
 /**
  * Every tool over stdio against a sandbox of this process, reached through a counting
  * relay: the relay's request log says whether a call reached the API at all.
  */
 let sandbox: Sandbox;
-let proxy: CountingProxy;
+let proxy: Relay;
 let admin: McpSession;
 let rep: McpSession;
 
@@ -42,7 +42,7 @@ const special = new Set<string>(Object.values(SPECIAL_EMAILS));
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
-  proxy = await countingProxy(sandbox.baseUrl);
+  proxy = await startRelay(sandbox.baseUrl);
   [admin, rep] = await Promise.all([
     startMcp(['--api-key', SANDBOX_KEYS.admin, '--base-url', proxy.url, '--workspace', 'acme', '--log-level', 'warn']),
     startMcp(['--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.rep, REPLY_INBOX_BASE_URL: proxy.url }),
