@@ -1,10 +1,11 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
 import { listOf, writeOutput } from '../src/mcp/runtime/outputs.js';
-import { WRITE_VIEW, runWrite } from './support/write.js';
+import { runWrite } from './support/write.js';
 
 export const noteTools = [
   defineTool({
     endpoint: 'list_notes',
+    userIds: ['author_id'],
     title: 'List notes',
     description: 'Notes on leads, newest first. Filter by lead, author or creation time.',
     output: listOf('note'),

@@ -19,6 +19,8 @@ export class RateLimits {
   private readonly inFlight = new Map<string, number>();
   private readonly peak = new Map<string, number>();
   private readonly refused = new Map<string, { rate_limited: number; too_many_concurrent: number }>();
+  /** The time windows are counted in; a test may replace it to turn windows over when it chooses, not when the wall clock does. */
+  clock: () => number = Date.now;
 
   constructor(
     private readonly windowMs: number,
@@ -32,7 +34,7 @@ export class RateLimits {
     return { index, end: (index + 1) * this.windowMs };
   }
 
-  state(who: string, bucket: Bucket, now = Date.now()): BucketState {
+  state(who: string, bucket: Bucket, now = this.clock()): BucketState {
     const w = this.windowOf(now);
     const u = this.used.get(`${who}\u0000${bucket}`);
     const count = u && u.window === w.index ? u.count : 0;
@@ -41,7 +43,7 @@ export class RateLimits {
   }
 
   /** Spend one request from each bucket, all or none. Returns the exhausted bucket, if any. */
-  spend(who: string, buckets: readonly Bucket[], now = Date.now()): BucketState | null {
+  spend(who: string, buckets: readonly Bucket[], now = this.clock()): BucketState | null {
     if (!this.enabled) return null;
     const states = buckets.map((b) => this.state(who, b, now));
     const empty = states.find((s) => s.remaining === 0);
@@ -57,7 +59,7 @@ export class RateLimits {
   }
 
   /** The bucket to report in the headers: the one with the least left. */
-  report(who: string, buckets: readonly Bucket[], now = Date.now()): BucketState {
+  report(who: string, buckets: readonly Bucket[], now = this.clock()): BucketState {
     const states = buckets.map((b) => this.state(who, b, now));
     return states.reduce((a, b) => (b.remaining / b.limit < a.remaining / a.limit ? b : a));
   }

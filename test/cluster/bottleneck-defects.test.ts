@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import Bottleneck from 'bottleneck';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LimiterOptions, SPEC_FIGURES, type Settlement } from '../../src/client/limiter.js';
 import { RedisLimitStore } from '../../src/client/redis-store.js';
 import { SharedLimiter } from '../../src/client/shared-limiter.js';
+import { spawnTracked } from '../helpers/processes.js';
 import { type TestRedis, startRedis } from '../helpers/redis.js';
 
 let redis: TestRedis;
@@ -78,7 +78,7 @@ for (let i = 0; i < 4; i++) {
 describe('a process killed mid-request does not hold a concurrency slot forever (job expiration)', () => {
   it('the four slots it held come back once their expiration passes, and not before', async () => {
     const tag = 'killed';
-    const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD, redis.url, tag], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnTracked(process.execPath, ['--input-type=module', '-e', CHILD, redis.url, tag], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     const deadline = Date.now() + 10_000;

@@ -4,7 +4,7 @@ import { type CallToolResult, ElicitRequestSchema, type ElicitResult } from '@mo
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { type RelayedMcp, callErr, callOk, countingProxy, parseToolError, runBinary, startRelayedMcp } from './helpers.js';
+import { type RelayedMcp, callErr, callOk, startRelay, parseToolError, runBinary, startRelayedMcp } from './helpers.js';
 import { startHttpBinary } from './http-helpers.js';
 
 /**
@@ -169,7 +169,7 @@ describe('--confirm takes destructive, writes or never', () => {
 describe('over HTTP the question travels with the tool call', () => {
   it('accept runs the write; decline sends nothing', async () => {
     const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
-    const proxy = await countingProxy(sandbox.baseUrl);
+    const proxy = await startRelay(sandbox.baseUrl);
     const bin = await startHttpBinary(['--base-url', proxy.url, '--workspace', 'acme']);
     const client = new Client({ name: 'e2e-http-confirm', version: '0' }, { capabilities: { elicitation: {} } });
     let answer: ElicitResult['action'] = 'decline';

@@ -1,22 +1,16 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { listenLoopback } from '../helpers/listen.js';
+import { BIN, cleanEnv, spawnTracked, stdioTransport } from '../helpers/processes.js';
+import { type Relay, startRelay } from '../helpers/relay.js';
 
-/** The built MCP binary (test/global-setup.ts emits dist/ before any test file runs). */
-export const BIN = fileURLToPath(new URL('../../dist/src/cli/mcp.js', import.meta.url));
-
-/** A child environment without the test process's REPLY_INBOX_* variables, so only what a test passes counts. */
-export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { ...getDefaultEnvironment(), ...extra };
-}
+export { BIN, cleanEnv } from '../helpers/processes.js';
+export { type Relay, startRelay } from '../helpers/relay.js';
+/** The names the e2e tests knew the relay by, kept while branches written against them land. */
+export { type Relay as CountingProxy, startRelay as countingProxy } from '../helpers/relay.js';
 
 export interface McpSession {
   client: Client;
@@ -27,7 +21,7 @@ export interface McpSession {
 
 /** Spawn the binary over stdio with the SDK's client, which also checks structuredContent against each outputSchema. */
 export async function startMcp(args: string[], env: Record<string, string> = {}, capabilities: ClientCapabilities = {}): Promise<McpSession> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env: cleanEnv(env), stderr: 'pipe' });
+  const transport = stdioTransport(process.execPath, [BIN, ...args], env);
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
   const client = new Client({ name: 'e2e-test', version: '0.0.0' }, { capabilities });
@@ -89,37 +83,6 @@ export function expectWriteEffects(structured: any): void {
   expect(structured.effects.provider_writes).toEqual([]);
 }
 
-export interface CountingProxy {
-  url: string;
-  /** Requests that reached the proxy so far, as "METHOD /path?query". */
-  readonly requests: string[];
-  close(): Promise<void>;
-}
-
-/**
- * An HTTP relay in front of a sandbox that records every request it receives. Counting at
- * the socket, before the sandbox routes or authenticates, sees every request the MCP
- * server sends, whatever its path, status or rate bucket, and no rate window can reset it.
- */
-export async function countingProxy(target: string): Promise<CountingProxy> {
-  const upstream = new URL(target);
-  const requests: string[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    requests.push(`${req.method} ${req.url}`);
-    const out = request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
-    out.on('error', () => res.destroy());
-    req.pipe(out);
-  });
-  const listening = await listenLoopback(server);
-  return { url: listening.url, requests, close: listening.close };
-}
-
 export interface RunResult {
   code: number | null;
   stdout: string;
@@ -128,7 +91,7 @@ export interface RunResult {
 
 /** Run the binary to its exit, writing `stdin` (then closing it); for flag errors and raw JSON-RPC sessions. */
 export async function runBinary(args: string[], env: Record<string, string> = {}, stdin = ''): Promise<RunResult> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
@@ -148,7 +111,7 @@ export async function runBinary(args: string[], env: Record<string, string> = {}
  * Returns everything written on stdout, untouched, to check nothing but JSON-RPC is there.
  */
 export async function rawSession(args: string[], messages: Record<string, unknown>[], env: Record<string, string> = {}): Promise<RunResult> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const waiting = new Map<unknown, () => void>();
@@ -191,14 +154,14 @@ export async function toolNames(s: McpSession): Promise<string[]> {
 /** A sandbox of this process, a counting relay before it, and the binary talking to the relay. */
 export interface RelayedMcp {
   sandbox: Sandbox;
-  proxy: CountingProxy;
+  proxy: Relay;
   s: McpSession;
   close(): Promise<void>;
 }
 
 export async function startRelayedMcp(args: string[], key: string = SANDBOX_KEYS.admin, capabilities: ClientCapabilities = {}): Promise<RelayedMcp> {
   const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
-  const proxy = await countingProxy(sandbox.baseUrl);
+  const proxy = await startRelay(sandbox.baseUrl);
   const s = await startMcp(args, { REPLY_INBOX_API_KEY: key, REPLY_INBOX_BASE_URL: proxy.url }, capabilities);
   return {
     sandbox,

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
@@ -8,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
+import { spawnTracked } from '../helpers/processes.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import { type HttpBinary, startHttpBinary } from './http-helpers.js';
 
@@ -50,7 +50,7 @@ describe('DNS-rebinding protection: the dns-rebinding-protection scenario of @mo
   it('a foreign Host/Origin is refused with 4xx and a localhost Host/Origin is accepted with 2xx', async () => {
     const out = mkdtempSync(join(tmpdir(), 'conformance-'));
     try {
-      const child = spawn(process.execPath, [CONFORMANCE, 'server', '--url', relayUrl, '--scenario', 'dns-rebinding-protection', '-o', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawnTracked(process.execPath, [CONFORMANCE, 'server', '--url', relayUrl, '--scenario', 'dns-rebinding-protection', '-o', out], { stdio: ['ignore', 'pipe', 'pipe'] });
       let log = '';
       child.stdout.on('data', (d: Buffer) => (log += d.toString()));
       child.stderr.on('data', (d: Buffer) => (log += d.toString()));

@@ -1,9 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BIN, cleanEnv } from './helpers.js';
+import { BIN, cleanEnv, spawnTracked } from '../helpers/processes.js';
 
 export interface HttpBinary {
   /** The MCP endpoint the binary printed, e.g. http://127.0.0.1:PORT/mcp. */
@@ -16,7 +16,7 @@ export interface HttpBinary {
 
 /** Start the built binary with --http on a free loopback port and wait for the URL it prints on stdout. */
 export async function startHttpBinary(args: string[], env: Record<string, string> = {}): Promise<HttpBinary> {
-  const child = spawn(process.execPath, [BIN, '--http', '127.0.0.1:0', '--log-level', 'warn', ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [BIN, '--http', '127.0.0.1:0', '--log-level', 'warn', ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));

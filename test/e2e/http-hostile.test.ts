@@ -2,12 +2,12 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { type CountingProxy, countingProxy, runBinary } from './helpers.js';
+import { type Relay, startRelay, runBinary } from './helpers.js';
 import { type HttpBinary, INITIALIZE, mcpHeaders, raw, startHttpBinary } from './http-helpers.js';
 
 /** Callers who mean harm: made-up keys, key guessing, one key hoarding sessions, endless bodies, hostile JSON-RPC. */
 let sb: Sandbox;
-let relay: CountingProxy;
+let relay: Relay;
 let bin: HttpBinary;
 const bearer = (key: string) => `Bearer ${key}`;
 const madeUpKey = (i: number) => `rik_live_${`fake${i}`.padEnd(8, 'x').slice(0, 8)}_${String(i).padStart(32, '0')}`;
@@ -31,7 +31,7 @@ async function post(b: HttpBinary, key: string, sid: string | undefined, body: s
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
-  relay = await countingProxy(sb.baseUrl);
+  relay = await startRelay(sb.baseUrl);
   bin = await startHttpBinary(['--base-url', relay.url, '--auth-failures-per-minute', '0']);
 });
 afterAll(async () => {

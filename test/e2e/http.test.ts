@@ -4,11 +4,11 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { type CountingProxy, countingProxy, runBinary } from './helpers.js';
+import { type Relay, startRelay, runBinary } from './helpers.js';
 import { type HttpBinary, INITIALIZE, connectHttp, mcpHeaders, raw, startHttpBinary } from './http-helpers.js';
 
 let sb: Sandbox;
-let relay: CountingProxy;
+let relay: Relay;
 /** Keys from each request's Authorization header (the server holds none). */
 let bin: HttpBinary;
 const bearer = (key: keyof typeof SANDBOX_KEYS) => `Bearer ${SANDBOX_KEYS[key]}`;
@@ -16,7 +16,7 @@ const opened: Client[] = [];
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
-  relay = await countingProxy(sb.baseUrl);
+  relay = await startRelay(sb.baseUrl);
   bin = await startHttpBinary(['--base-url', relay.url]);
 });
 afterAll(async () => {

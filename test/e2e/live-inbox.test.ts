@@ -4,7 +4,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { type CountingProxy, type McpSession, countingProxy, startMcp } from './helpers.js';
+import { type Relay, type McpSession, startRelay, startMcp } from './helpers.js';
 import { type HttpBinary, connectHttp, startHttpBinary } from './http-helpers.js';
 
 /**
@@ -16,18 +16,25 @@ const WATCH = ['--watch-seconds', '1'];
 
 interface Live {
   sandbox: Sandbox;
-  proxy: CountingProxy;
+  proxy: Relay;
   close(): Promise<void>;
 }
 
 async function liveApi(options: SandboxOptions = {}): Promise<Live> {
   const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', ...options });
-  const proxy = await countingProxy(sandbox.baseUrl);
-  return { sandbox, proxy, close: async () => (await proxy.close(), await sandbox.close()) };
+  const proxy = await startRelay(sandbox.baseUrl);
+  return {
+    sandbox,
+    proxy,
+    close: async () => {
+      await proxy.close();
+      await sandbox.close();
+    },
+  };
 }
 
 /** The poller's requests: the baseline (limit=1) and the polls (updated_since). */
-const polls = (p: CountingProxy) => p.requests.filter((r) => /^GET \/v1\/workspaces\/acme\/leads\?(.*updated_since=|limit=1$)/.test(r)).length;
+const polls = (p: Relay) => p.requests.filter((r) => /^GET \/v1\/workspaces\/acme\/leads\?(.*updated_since=|limit=1$)/.test(r)).length;
 
 /** Every URI this client was told changed, in order. */
 function updatesOf(client: Client): string[] {
@@ -172,25 +179,32 @@ describe('over HTTP: one poll per workspace serves every session, within the rea
     await a.unsubscribeResource({ uri: 'inbox://acme/leads' });
   });
 
-  it('subscribe, a lead replies, the update arrives, the conversation shows it; unsubscribe and polling stops', async () => {
-    await live.close();
-    live = await liveApi();
-    await bin.stop();
-    bin = await startHttpBinary(['--base-url', live.proxy.url, '--workspace', 'acme', ...WATCH]);
-    await liveScenario(live, await connect());
-  });
+  // A fresh API with the spec's read bucket and a binary before it, shared by the tests below (a
+  // process a test starts ends with that test).
+  describe('with the read bucket the spec gives', () => {
+    beforeAll(async () => {
+      await live.close();
+      live = await liveApi();
+      await bin.stop();
+      bin = await startHttpBinary(['--base-url', live.proxy.url, '--workspace', 'acme', ...WATCH]);
+    });
 
-  it('a session that ends stops its watching', async () => {
-    const c = await connect();
-    await c.subscribeResource({ uri: 'inbox://acme/leads' });
-    await until('a poll', () => polls(live.proxy) > 0);
-    // The session ends as a client ends it: DELETE /mcp.
-    await (c.transport as StreamableHTTPClientTransport).terminateSession();
-    await c.close();
-    await sleep(300);
-    const after = polls(live.proxy);
-    await sleep(2_500);
-    expect(polls(live.proxy)).toBe(after);
+    it('subscribe, a lead replies, the update arrives, the conversation shows it; unsubscribe and polling stops', async () => {
+      await liveScenario(live, await connect());
+    });
+
+    it('a session that ends stops its watching', async () => {
+      const c = await connect();
+      await c.subscribeResource({ uri: 'inbox://acme/leads' });
+      await until('a poll', () => polls(live.proxy) > 0);
+      // The session ends as a client ends it: DELETE /mcp.
+      await (c.transport as StreamableHTTPClientTransport).terminateSession();
+      await c.close();
+      await sleep(300);
+      const after = polls(live.proxy);
+      await sleep(2_500);
+      expect(polls(live.proxy)).toBe(after);
+    });
   });
 });
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { type CountingProxy, type McpSession, callErr, callOk, countingProxy, parseToolError, rawSession, runBinary, startMcp, toolNames } from './helpers.js';
+import { type Relay, type McpSession, callErr, callOk, startRelay, parseToolError, rawSession, runBinary, startMcp, toolNames } from './helpers.js';
 
 const WRITE_TOOLS = ALL_TOOLS.filter((t) => t.endpoint.write).map((t) => t.name).sort();
 const READ_TOOLS = ALL_TOOLS.filter((t) => !t.endpoint.write).map((t) => t.name).sort();
@@ -17,11 +17,11 @@ const QUIET = ['--log-level', 'warn'];
 
 describe('--read-only registers no write tool; a write call is refused without reaching the API', () => {
   let sandbox: Sandbox;
-  let proxy: CountingProxy;
+  let proxy: Relay;
   let s: McpSession;
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
-    proxy = await countingProxy(sandbox.baseUrl);
+    proxy = await startRelay(sandbox.baseUrl);
     s = await startMcp(['--read-only', '--workspace', 'acme', ...QUIET], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: proxy.url });
   });
   afterAll(async () => {

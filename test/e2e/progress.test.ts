@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, LoggingMessageNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ITEMS_BOUND } from '../../src/mcp/runtime/multipage.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { BIN, type CountingProxy, cleanEnv, countingProxy, parseToolError } from './helpers.js';
+import { stdioTransport } from '../helpers/processes.js';
+import { until } from '../helpers/until.js';
+import { BIN, type Relay, parseToolError, startRelay } from './helpers.js';
 
 /**
  * Long work and what the client is told: multi-page list reads with progress and
@@ -25,7 +26,7 @@ interface Session {
 
 /** The binary over stdio, with the log handler in place before the handshake so nothing is missed. */
 async function session(args: string[], env: Record<string, string>): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env: cleanEnv(env), stderr: 'pipe' });
+  const transport = stdioTransport(process.execPath, [BIN, ...args], env);
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
   const client = new Client({ name: 'e2e-progress', version: '0.0.0' });
@@ -38,14 +39,6 @@ async function session(args: string[], env: Record<string, string>): Promise<Ses
   return { client, logs, errors, stderr: () => err, close: () => client.close() };
 }
 
-/** Poll until ok(); on a timeout, say what was seen instead. */
-async function until(what: string, ok: () => boolean, seen: () => unknown = () => '', ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; seen: ${JSON.stringify(seen())}`);
-    await sleep(25);
-  }
-}
 
 async function apiPage(baseUrl: string, path: string, query: Record<string, string | number>, key = SANDBOX_KEYS.admin): Promise<any> {
   const url = new URL(path, baseUrl);
@@ -67,13 +60,13 @@ async function apiIds(baseUrl: string, path: string, max: number): Promise<strin
 
 describe('Multi-page list reads: max_items or all (bounded), paged under the rate limiter, progress in order', () => {
   let sandbox: Sandbox;
-  let proxy: CountingProxy;
+  let proxy: Relay;
   let s: Session;
   const leadPages = (from: number) => proxy.requests.slice(from).filter((r) => r.startsWith('GET /v1/workspaces/acme/leads?'));
   beforeAll(async () => {
     // Slow enough that a cancellation lands between pages, fast enough for a short test.
     sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 1_200, faults: 'latency_ms=100' });
-    proxy = await countingProxy(sandbox.baseUrl);
+    proxy = await startRelay(sandbox.baseUrl);
     s = await session(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: proxy.url });
   });
   afterAll(async () => {

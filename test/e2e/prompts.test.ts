@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS } from '../../src/sandbox/index.js';
-import { type CountingProxy, type McpSession, type RelayedMcp, startMcp, startRelayedMcp } from './helpers.js';
+import { type Relay, type McpSession, type RelayedMcp, startMcp, startRelayedMcp } from './helpers.js';
 
 /** Prompts over stdio against a sandbox of this process, behind a relay that counts requests. */
 let sandbox: Sandbox;
-let proxy: CountingProxy;
+let proxy: Relay;
 let s: McpSession;
 
 let relayed: RelayedMcp;

@@ -4,7 +4,7 @@ import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS } from '../../src/sandbox/index.js';
 import { INJECTION_TEXT, SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { htmlToText } from '../../src/spec/index.js';
-import { type CountingProxy, type McpSession, type RelayedMcp, callOk, startRelayedMcp } from './helpers.js';
+import { type Relay, type McpSession, type RelayedMcp, callOk, startRelayedMcp } from './helpers.js';
 
 /**
  * Resources over stdio: the binary runs against a sandbox of this process behind a
@@ -12,7 +12,7 @@ import { type CountingProxy, type McpSession, type RelayedMcp, callOk, startRela
  * requests a listing or a completion costs can be counted.
  */
 let sandbox: Sandbox;
-let proxy: CountingProxy;
+let proxy: Relay;
 let s: McpSession;
 
 let relayed: RelayedMcp;

@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS } from '../../src/sandbox/index.js';
-
-const BIN = new URL('../../dist/src/cli/sandbox.js', import.meta.url).pathname;
+import { SANDBOX_BIN, spawnTracked } from '../helpers/processes.js';
 
 function run(args: string[]) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [SANDBOX_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   return { child, stderr: () => stderr };

@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type CallToolResult, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { BIN, type CountingProxy, cleanEnv, countingProxy, parseToolError } from './helpers.js';
+import { stdioTransport } from '../helpers/processes.js';
+import { until } from '../helpers/until.js';
+import { BIN, type Relay, parseToolError, startRelay } from './helpers.js';
 
 /**
  * Scope changes while a client is connected: the demoted key's owner (Dee) is promoted or
@@ -26,12 +27,7 @@ interface Session {
 
 /** The binary with the demoted key, handlers in place before the handshake. */
 async function session(baseUrl: string, extra: string[]): Promise<Session> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [BIN, '--api-key', SANDBOX_KEYS.demoted, '--base-url', baseUrl, '--workspace', 'acme', '--log-level', 'warn', ...extra],
-    env: cleanEnv(),
-    stderr: 'pipe',
-  });
+  const transport = stdioTransport(process.execPath, [BIN, '--api-key', SANDBOX_KEYS.demoted, '--base-url', baseUrl, '--workspace', 'acme', '--log-level', 'warn', ...extra]);
   const client = new Client({ name: 'e2e-scopes', version: '0.0.0' });
   let changed = 0;
   const logs: Session['logs'] = [];
@@ -41,26 +37,18 @@ async function session(baseUrl: string, extra: string[]): Promise<Session> {
   return { client, listChanged: () => changed, logs, close: () => client.close() };
 }
 
-/** Poll until ok(); on a timeout, say what was seen instead. */
-async function until(what: string, ok: () => boolean, seen: () => unknown = () => '', ms = 6_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}; seen: ${JSON.stringify(seen())}`);
-    await sleep(25);
-  }
-}
 async function insightTools(s: Session): Promise<string[]> {
   const { tools } = await s.client.listTools();
   return tools.map((t) => t.name).filter((n) => INSIGHTS.includes(n)).sort();
 }
 
 let sandbox: Sandbox;
-let proxy: CountingProxy;
+let proxy: Relay;
 const meReads = (from: number) => proxy.requests.slice(from).filter((r) => r === 'GET /v1/me').length;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 100 });
-  proxy = await countingProxy(sandbox.baseUrl);
+  proxy = await startRelay(sandbox.baseUrl);
 });
 afterAll(async () => {
   await proxy?.close();

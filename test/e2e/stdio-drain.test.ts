@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
+import { spawnTracked } from '../helpers/processes.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import { BIN, cleanEnv, parseToolError } from './helpers.js';
 import { connectHttp, raw, startHttpBinary } from './http-helpers.js';
@@ -20,7 +20,7 @@ const tasksMarked = (marker: string) => [...sb.store.tasks.all()].filter((t) => 
 
 describe('stdio: SIGTERM drains the calls in flight, then exits', () => {
   it('a create_task under way when the signal comes is answered, applied once, and the exit code is 0', async () => {
-    const child = spawn(process.execPath, [BIN, '--log-level', 'warn'], {
+    const child = spawnTracked(process.execPath, [BIN, '--log-level', 'warn'], {
       env: cleanEnv({ REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: sb.baseUrl }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -6,14 +6,14 @@ import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { TOOL_ENDPOINTS } from '../../src/spec/index.js';
 import { LEAD_TRIAGE_FIELDS } from '../../tools/leads.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { type CountingProxy, type McpSession, type Ok, callErr, callOk, countingProxy, expectWriteEffects, startMcp, toolNames } from './helpers.js';
+import { type Relay, type McpSession, type Ok, callErr, callOk, startRelay, expectWriteEffects, startMcp, toolNames } from './helpers.js';
 
 /**
  * Every tool over stdio against a sandbox of this process, reached through a counting
  * relay: the relay's request log says whether a call reached the API at all.
  */
 let sandbox: Sandbox;
-let proxy: CountingProxy;
+let proxy: Relay;
 let admin: McpSession;
 let rep: McpSession;
 
@@ -42,7 +42,7 @@ const special = new Set<string>(Object.values(SPECIAL_EMAILS));
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
-  proxy = await countingProxy(sandbox.baseUrl);
+  proxy = await startRelay(sandbox.baseUrl);
   [admin, rep] = await Promise.all([
     startMcp(['--api-key', SANDBOX_KEYS.admin, '--base-url', proxy.url, '--workspace', 'acme', '--log-level', 'warn']),
     startMcp(['--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.rep, REPLY_INBOX_BASE_URL: proxy.url }),
@@ -483,14 +483,14 @@ const INVALID: [tool: string, args: Record<string, unknown>, code: string, param
   ['mark_disqualified', { lead_id: L, reengage_approved: 1 }, 'invalid_request', 'reengage_approved'],
   ['get_conversation', { lead_id: L, max_body_chars: 10 }, 'invalid_request', 'max_body_chars'],
   ['download_attachment', { lead_id: L, attachment_id: 'msg_abc123' }, 'invalid_id', 'attachment_id'],
-  ['list_tasks', { assignee_id: 'usr_ada_acme' }, 'invalid_id', 'assignee_id'],
+  ['list_tasks', { assignee_id: 'usr_ada_globex' }, 'invalid_id', 'assignee_id'],
   ['create_task', { lead_id: L, due_date: '2026-13-01' }, 'invalid_request', 'due_date'],
   ['update_task', { task_id: 'tsk_abc123', due_time: '25:00' }, 'invalid_request', 'due_time'],
   ['complete_task', { task_id: 'lead_abc123' }, 'invalid_id', 'task_id'],
   ['delete_task', { task_id: 'tsk_abc123', force: true }, 'invalid_request', 'force'],
   ['list_notes', { order: 'sideways' }, 'invalid_request', 'order'],
   ['create_note', { lead_id: L, body: 'x'.repeat(10_001) }, 'invalid_request', 'body'],
-  ['list_meetings', { host_id: 'usr_ada_acme' }, 'invalid_id', 'host_id'],
+  ['list_meetings', { host_id: 'usr_ada_globex' }, 'invalid_id', 'host_id'],
   ['get_meeting', { meeting_id: 'mtg' }, 'invalid_id', 'meeting_id'],
   ['set_meeting_outcome', { meeting_id: 'mtg_abc123', outcome: 'won' }, 'invalid_request', 'outcome'],
   ['list_event_types', { active: 'yes' }, 'invalid_request', 'active'],

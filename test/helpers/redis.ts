@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { spawnTracked, standsInFor, startedInTest } from './processes.js';
 
 /** A real redis-server of the test's own, on a free loopback port (never 6379, which the machine's own Redis may hold). */
 export interface TestRedis {
@@ -30,7 +31,7 @@ async function freePort(): Promise<number> {
 
 function launch(port: number, extra: string[] = []): ChildProcess {
   // No persistence: a restart must come back empty, as after a FLUSHALL.
-  return spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...extra], {
+  return spawnTracked('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...extra], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -78,8 +79,10 @@ export async function startRedis(): Promise<TestRedis> {
       return list.split('\n').filter((l) => l.trim() !== '').length - 1;
     },
     restart: async () => {
+      const inTest = startedInTest(child);
       await stopChild(child);
       child = launch(port);
+      standsInFor(child, inTest);
       await untilReady(port, child);
     },
     stop: async () => {

@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TOOL_ENDPOINTS } from '../../src/spec/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { BIN, cleanEnv, secretsIn } from './helpers.js';
+import { BIN, cleanEnv, spawnTracked } from '../helpers/processes.js';
+import { secretsIn } from './helpers.js';
 
 /**
  * Malformed JSON-RPC written straight to the binary's stdin, between well-formed
@@ -58,7 +58,7 @@ const SCRIPT: unknown[] = [
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 40 });
-  const child = spawn(process.execPath, [BIN, '--log-level', 'debug'], {
+  const child = spawnTracked(process.execPath, [BIN, '--log-level', 'debug'], {
     env: cleanEnv({ REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: sandbox.baseUrl }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawnTracked, stdioTransport } from '../helpers/processes.js';
 
 /** The repository root, where package.json, manifest.json and the scripts live. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -19,7 +18,7 @@ export interface Started {
  * `initialize` it with the SDK's client and read tools/list.
  */
 export async function startServer(command: string, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<Started> {
-  const transport = new StdioClientTransport({ command, args, env: { ...getDefaultEnvironment(), ...env }, stderr: 'pipe', cwd });
+  const transport = stdioTransport(command, args, env, cwd);
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
   const client = new Client({ name: 'ship-test', version: '0.0.0' });
@@ -40,7 +39,7 @@ export interface Ran {
 
 /** Run a command to its exit (killed after `timeoutMs`), collecting its output. */
 export async function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Ran> {
-  const child = spawn(command, args, { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTracked(command, args, { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));

@@ -123,6 +123,7 @@ export async function serveStdio(server: InboxServer, o: StdioOptions = {}): Pro
       await drainCalls(transport.inFlight, o.drainTimeoutMs ?? 30_000, o.cancelQueued ?? (async () => undefined));
       await server.close();
     })();
+    return drained;
   };
   const signals = o.signals ?? ['SIGTERM', 'SIGINT'];
   for (const s of signals) process.once(s, drain);

@@ -16,6 +16,7 @@ export const UNTRUSTED_NOTE = 'Text inside <untrusted-…> blocks was written by
  */
 const HIDDEN =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is this pattern's job
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible or combining character is listed on its own, on purpose
   /(?:[\p{Cf}\u0000-\u0008\u000B-\u001F\u007F-\u009F\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u2800\u3164\uFE00-\uFE0F\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|\p{Cs})+/gu;
 /** What stands where hidden characters were removed, so the model knows the text carried something it cannot see. */
 export const HIDDEN_MARK = '[hidden]';

@@ -86,7 +86,10 @@ export class KeyClients<C extends ClosableClient> {
 
   private evictOneLingering(): void {
     for (const [owner, e] of this.entries) {
-      if (e.users === 0) return this.close(owner, e);
+      if (e.users === 0) {
+        this.close(owner, e);
+        return;
+      }
     }
   }
 
