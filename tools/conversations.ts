@@ -25,7 +25,7 @@ export const conversationTools = [
     endpoint: 'get_conversation',
     title: 'Read a lead\'s conversation',
     description:
-      'The email conversation with a lead, oldest first: campaign sends, their replies, our answers (at most 200 messages; up to 10 minutes stale). Bodies are text cut at max_body_chars, repeated quotes folded; message_id shows one message whole. Costs one read and one of the thread budget.',
+      'The email conversation with a lead, oldest first: campaign sends, their replies, our answers (at most 200 messages; up to 10 minutes stale). Bodies are text cut at max_body_chars, repeated quotes folded; message_id shows one whole. Costs one read and one of the thread budget.',
     docs: { limit: 'Newest messages to show (default 50).', order: 'Default asc (oldest first).' },
     extra: {
       format: z.enum(['text', 'html']).optional().describe('Bodies as text (default) or html as sent.'),

@@ -26,7 +26,7 @@ export const leadTools = [
     endpoint: 'list_leads',
     title: 'List leads (the inbox)',
     description:
-      'The shared inbox: one row per lead who replied, newest first. Filter by status, unread, priority, responded, assignee, tag, campaign, last direction, search q or time. Compact rows; fields or view=full give more. Read get_conversation before deciding.',
+      'The shared inbox: one row per lead who replied, newest first. Filter by status, unread, priority, responded, assignee, tag, campaign, last direction, search q or time. fields or view=full give more than the compact rows. Read get_conversation before deciding.',
     docs: { status: 'Statuses to match.', assignee_id: 'Member ids, or ["none"] for unassigned.' },
     extra: VIEW_ARGS,
     output: listOutput(compactLead),

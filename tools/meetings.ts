@@ -7,6 +7,7 @@ import { WRITE_VIEW, runWrite } from './support/write.js';
 export const meetingTools = [
   defineTool({
     endpoint: 'list_meetings',
+    userIds: ['host_id'],
     title: 'List meetings',
     description:
       'Booked meetings, by booking time. Filter by outcome, source, host, event type, booking or start window. A live calendar read: costs one upstream call per page.',

@@ -5,6 +5,7 @@ import { runWrite } from './support/write.js';
 export const noteTools = [
   defineTool({
     endpoint: 'list_notes',
+    userIds: ['author_id'],
     title: 'List notes',
     description: 'Notes on leads, newest first. Filter by lead, author or creation time.',
     output: listOf('note'),

@@ -5,6 +5,7 @@ import { WRITE_VIEW, runWrite } from './support/write.js';
 export const taskTools = [
   defineTool({
     endpoint: 'list_tasks',
+    userIds: ['assignee_id'],
     title: 'List tasks',
     description:
       'Follow-up tasks, by due date. Filter by lead, assignee, status, task_type, due-day window. Deleted tasks never appear.',
@@ -13,6 +14,7 @@ export const taskTools = [
   }),
   defineTool({
     endpoint: 'create_task',
+    userIds: ['assignee_id'],
     title: 'Create a task',
     description:
       'Creates a follow-up task on a lead, assigned to you unless assignee_id names another assignable member. Not idempotent: after an unknown outcome, check list_tasks before retrying.',
@@ -23,6 +25,7 @@ export const taskTools = [
   }),
   defineTool({
     endpoint: 'update_task',
+    userIds: ['assignee_id'],
     title: 'Update a task',
     description: 'Changes a task\'s due day, due time, notes or assignee; null clears a due day, time or notes.',
     docs: { assignee_id: 'New assignable user id.' },

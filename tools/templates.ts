@@ -23,7 +23,7 @@ export const templateTools = [
     endpoint: 'render_template',
     title: 'Render a template for a lead',
     description:
-      'Fills a template\'s tokens from a lead into a subject and body for a human to send. Write AI variables yourself into overrides. unresolved lists tokens left literal; ready_to_send is false while any remain. Writes nothing.',
+      'Fills a template\'s tokens from a lead into a subject and body for a human to send. Write AI variables yourself into overrides. ready_to_send is false while unresolved lists tokens left literal. Writes nothing.',
     output: objectOf('rendered_template'),
   }),
   defineTool({

@@ -99,3 +99,31 @@ describe('rates are rounded in the text, whole in structuredContent', () => {
     expect(r.text).not.toMatch(/\d\.\d{4,}/);
   });
 });
+
+describe('member ids where a user id is taken: mapped when the server can, refused naming where the user id is shown', () => {
+  it('create_task with a two-part member id from list_members assigns its one-part user', async () => {
+    const members = await call('list_members', {});
+    const ben = { id: 'usr_ben_acme' };
+    expect(members.structured.data.map((m: { id: string }) => m.id)).toContain(ben.id);
+    const lead = sb.store.leads.inGroup('acme')[5]!;
+    const made = await call('create_task', { lead_id: lead.id, notes: 'member id', assignee_id: ben.id });
+    expect(made.isError).toBe(false);
+    expect(sb.store.tasks.get(made.structured.id)!.assignee_id).toBe('usr_ben');
+  });
+
+  it('list_tasks, list_notes and list_meetings read the same with either form', async () => {
+    for (const [tool, param] of [['list_tasks', 'assignee_id'], ['list_notes', 'author_id'], ['list_meetings', 'host_id']] as const) {
+      const one = await call(tool, { [param]: 'usr_ben' });
+      const two = await call(tool, { [param]: 'usr_ben_acme' });
+      expect(two.isError, tool).toBe(false);
+      expect(two.structured.data.map((x: { id: string }) => x.id), tool).toEqual(one.structured.data.map((x: { id: string }) => x.id));
+    }
+  });
+
+  it('a member id of another workspace is refused before any request, naming the tools that show user ids', async () => {
+    const r = await call('list_tasks', { assignee_id: 'usr_dee_globex' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('invalid_id');
+    expect(r.text).toContain('list_tasks (assignee_id)');
+  });
+});

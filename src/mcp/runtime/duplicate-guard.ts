@@ -7,7 +7,7 @@ export const DUPLICATE_WINDOW_MS = 10 * 60_000;
 
 /** The argument every guarded create takes, besides the endpoint's own. */
 export const DUPLICATE_ARGS = {
-  allow_duplicate: z.boolean().optional().describe('true creates even if an identical call succeeded in the last 10 minutes.'),
+  allow_duplicate: z.boolean().optional().describe('true: create even if the same call just did.'),
 } as const;
 
 /** A write that creates anew each time it is repeated (the API's POST creates; it is not idempotent). */

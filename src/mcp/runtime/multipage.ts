@@ -16,7 +16,7 @@ export const MULTI_PAGE_ARGS = {
     .min(1)
     .max(MAX_ITEMS_BOUND)
     .optional()
-    .describe('Items to read over pages.'),
+    .describe('Max items, over pages.'),
   all: z
     .boolean()
     .optional()

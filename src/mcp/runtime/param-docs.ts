@@ -3,7 +3,7 @@
  * the same word means something else; a test checks every published argument has a text.
  */
 export const PARAM_DOCS: Readonly<Record<string, string>> = {
-  workspace: 'Workspace slug.',
+  workspace: 'Slug.',
   lead_id: 'Lead id.',
   task_id: 'Task id.',
   meeting_id: 'Meeting id.',

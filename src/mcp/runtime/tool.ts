@@ -4,6 +4,7 @@ import { type Endpoint, type Toolset, endpoint as endpointByName, idSchema, work
 import { MULTI_PAGE_ARGS, isMultiPage } from './multipage.js';
 import { PARAM_DOCS } from './param-docs.js';
 import { DUPLICATE_ARGS, isGuardedCreate } from './duplicate-guard.js';
+import { userOrMemberId } from './user-ids.js';
 import type { ConfirmSpec } from '../confirm/confirm.js';
 
 /**
@@ -45,6 +46,8 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
   readonly multiPage: boolean;
   /** A create that is not idempotent: it takes allow_duplicate, and the server catches repeats. */
   readonly guarded: boolean;
+  /** Arguments that take a one-part user id; a member id passes too and the server maps it. */
+  readonly userIds: readonly string[];
   readonly run?: (ctx: import('./tool-context.js').ToolContext, args: A) => Promise<ToolOutput>;
   /** A consequential write: the person confirms it first when the client can ask (--confirm). */
   readonly confirm?: ConfirmSpec<A>;
@@ -62,6 +65,8 @@ export interface ToolSpec<A extends Record<string, unknown>> {
   extra?: z.ZodRawShape;
   /** Argument schema overrides (e.g. a narrower type for a model). */
   override?: z.ZodRawShape;
+  /** Arguments that take a one-part user id (the API's task, note and meeting people). */
+  userIds?: readonly string[];
   run?: ToolDef<A>['run'];
   confirm?: ConfirmSpec<A>;
 }
@@ -102,11 +107,12 @@ export function defineTool<A extends Record<string, unknown> = Record<string, an
     toolset: e.toolset,
     title: spec.title,
     description: spec.description,
-    input: inputSchemaFor(e, { ...spec, extra }),
+    input: inputSchemaFor(e, { ...spec, extra, override: { ...spec.override, ...Object.fromEntries((spec.userIds ?? []).map((a) => [a, userOrMemberId.optional()])) } }),
     output: spec.output,
     extraArgs: Object.keys(extra),
     multiPage,
     guarded,
+    userIds: spec.userIds ?? [],
     run: spec.run,
     confirm: spec.confirm,
   };
