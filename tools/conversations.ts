@@ -11,13 +11,12 @@ const message = z.looseObject({
   sent_at: z.string().nullable().optional(),
   from_name: z.string().nullable().optional(),
   from_email: z.string().nullable().optional(),
-  subject: z.string().nullable().optional(),
+  subject: z.string().nullable().optional().describe('Absent when the same as the message before (reply prefixes aside).'),
   body: z.string().nullable(),
-  body_format: z.enum(['text', 'html']),
-  body_truncated: z.boolean(),
-  body_chars: z.number().int(),
-  quoted_lines_folded: z.number().int(),
-  attachments: z.array(z.looseObject({ id: z.string(), filename: z.string() })),
+  body_truncated: z.literal(true).optional().describe('Present when the body was cut at max_body_chars; body_chars is then its whole length.'),
+  body_chars: z.number().int().optional(),
+  quoted_lines_folded: z.number().int().optional(),
+  attachments: z.array(z.looseObject({ id: z.string(), filename: z.string() })).optional(),
 });
 
 export const conversationTools = [
@@ -35,8 +34,9 @@ export const conversationTools = [
     },
     output: z.looseObject({
       lead_id: z.string(),
+      body_format: z.enum(['text', 'html']),
       messages: z.array(message),
-      meta: z.looseObject({ truncated: z.boolean(), sibling_cap_reached: z.boolean(), cache_age_seconds: z.number().int() }),
+      meta: z.looseObject({ truncated: z.boolean().optional(), sibling_cap_reached: z.boolean().optional(), cache_age_seconds: z.number().int().optional() }),
     }),
     // The lead (assignees, open tasks, tags) as a resource link, for a client to attach without another call.
     run: async (ctx, args) => {

@@ -72,7 +72,7 @@ describe('The triage flow: find an interested unread lead, read it, draft a repl
   });
 
   it('render_template fills the lead\'s tokens and the AI variables from overrides; nothing is written', async () => {
-    const templates = (await callOk(s, 'list_templates', { limit: 200 })).structured.data;
+    const templates = (await callOk(s, 'list_templates', { limit: 200, view: 'full' })).structured.data;
     const t = templates.find((x: any) => x.ai_variables.length > 0 && x.variables.includes('first_name'));
     expect(t, 'a seeded template with AI variables and first_name').toBeDefined();
     const overrides = Object.fromEntries(t.ai_variables.map((v: any) => [v.name, `(${v.name}: written by the agent)`]));

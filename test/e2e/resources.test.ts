@@ -98,6 +98,8 @@ describe('The newest leads: inbox://{workspace}/leads', () => {
     expect(body.note).toBe(UNTRUSTED_NOTE);
     expect(body.leads.map((l: any) => l.id)).toEqual(newest.map((l: any) => l.id));
     expect(body.leads[0].last_message_at).toBe(newest[0].last_message_at);
+    // A plain address is shown as is (it can be copied into a filter); what the lead wrote is fenced.
+    expect(body.leads[0].email).toBe(newest[0].email);
     expect(body.leads[0].first_name).toMatch(/^<untrusted-[0-9a-f]{6}>/);
   });
 });

@@ -270,7 +270,7 @@ describe('Conversations: the thread as text and an attachment as an embedded res
     const { structured } = await ok('get_conversation', { lead_id: ids.files.lead, limit: 10 });
     expect(structured.lead_id).toBe(ids.files.lead);
     expect(structured.messages.length).toBeGreaterThan(0);
-    const files = structured.messages.flatMap((m: any) => m.attachments);
+    const files = structured.messages.flatMap((m: any) => m.attachments ?? []);
     // A file name is the sender's text: it arrives fenced.
     expect(files.some((f: any) => f.filename.includes('>signed-nda.pdf<'))).toBe(true);
     ids.files.attachment = files.find((f: any) => f.filename.includes('>signed-nda.pdf<')).id;

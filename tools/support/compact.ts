@@ -91,11 +91,8 @@ export const COMPACT = {
     noun: 'template',
     extra: {},
     project: (t: Row): Row => ({
-      // The kind stays: a template's subject is the team's text, not an outsider's.
-      object: 'template',
-      ...facts(t, ['id', 'name', 'scope', 'visibility', 'folder_id', 'is_html', 'subject']),
-      // Lists stay even when empty: "no AI variables" is what an agent checks before render_template.
-      variables: t.variables ?? [],
+      ...facts(t, ['id', 'name', 'visibility', 'folder_id', 'is_html', 'subject']),
+      // Kept even when empty: "no AI variables" is what an agent checks before render_template.
       ai_variables: t.ai_variables ?? [],
     }),
   },

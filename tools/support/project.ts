@@ -51,9 +51,9 @@ export async function runProjected(ctx: ToolContext, name: string, args: Row & V
   const data = r.data as Row;
   if (e.returns !== 'list') {
     const structured = shape(data);
-    return { structured, render: lines ? (s, fence) => oneLines(s, fence) : undefined };
+    return { structured, kind, render: lines ? (s, fence) => oneLines(s, fence, kind) : undefined };
   }
   const structured = { ...data, data: (data.data as Row[]).map(shape) };
   const noun = COMPACT[kind].noun;
-  return { structured, render: lines ? (s, fence) => pageTable(s as { data: Row[] }, fence, noun, kind) : undefined, items: { key: 'data', keep: 'head' } };
+  return { structured, kind, render: lines ? (s, fence) => pageTable(s as { data: Row[] }, fence, noun, kind) : undefined, items: { key: 'data', keep: 'head' } };
 }

@@ -6,7 +6,7 @@ import { htmlToText } from '../../spec/index.js';
 import { readError } from '../errors.js';
 import { type InboxAccess, hasScope, leadIdOf, workspaceOr } from './access.js';
 import { completeLead, completeWorkspace } from './completions.js';
-import { runConversation } from '../view/conversation.js';
+import { type ShapedMessage, runConversation } from '../view/conversation.js';
 import { Fence, UNTRUSTED_NOTE } from '../view/fence.js';
 import { TEMPLATE, URI } from '../view/links.js';
 import { MAX_ITEMS_BOUND, readPages } from '../runtime/multipage.js';
@@ -84,7 +84,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
       const r = await access.api.call('list_leads', { path: { workspace: ws }, query: { limit: LISTED_LEADS }, signal: extra.signal });
       const rows = ((r.data as { data: Row[] }).data ?? []).map((l) => Object.fromEntries(LEADS_FIELDS.filter((f) => f in l).map((f) => [f, l[f]])));
       const fenced = fenceDeep(dropEmpty(rows), new Fence());
-      return text(uri, JSON_TYPE, JSON.stringify({ note: UNTRUSTED_NOTE, workspace: ws, leads: fenced }));
+      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ note: UNTRUSTED_NOTE, workspace: ws, leads: fenced }), budget(), 'leads resource'));
     }),
   );
 
@@ -204,11 +204,8 @@ function leadEntry(ws: string, l: Row): Resource {
 
 interface Conversation {
   lead_id: string;
-  messages: {
-    id: string; kind: string; direction: string; sent_at: string | null; from_name: string | null; from_email: string | null;
-    subject: string | null; body: string | null; attachments: { id: string; filename: string }[];
-  }[];
-  meta: { truncated: boolean; sibling_cap_reached: boolean; cache_age_seconds: number };
+  messages: ShapedMessage[];
+  meta: { truncated?: boolean; sibling_cap_reached?: boolean; cache_age_seconds?: number };
 }
 
 /** The conversation as markdown a model reads well: a section per message, every outside string fenced. */
@@ -218,13 +215,13 @@ export function conversationMarkdown(ws: string, c: Conversation, fence: Fence):
   lines.push(`${n} message${n === 1 ? '' : 's'}, oldest first (at most the newest ${CONVERSATION_MESSAGES}): get_conversation with a larger limit (up to 200) reads more, and its message_id reads one body whole.`);
   if (c.meta.truncated) lines.push('Older messages exist beyond the 200 the service returns.');
   if (c.meta.sibling_cap_reached) lines.push('Only 12 of this lead\'s email threads were assembled.');
-  if (c.meta.cache_age_seconds > 0) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old.`);
+  if (c.meta.cache_age_seconds) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old.`);
   c.messages.forEach((m, i) => {
     const who = fence.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null);
     lines.push('', `## ${i + 1}. ${m.direction === 'inbound' ? 'Inbound' : m.direction === 'outbound' ? 'Outbound' : m.direction} ${m.kind === 'campaign_send' ? 'campaign send' : m.kind}`, '');
     lines.push(`- Message: ${m.id}`, `- Direction: ${m.direction}`, `- From: ${who}`, `- Time: ${m.sent_at ?? 'unknown'}`);
     if (m.subject) lines.push(`- Subject: ${fence.inline(m.subject)}`);
-    lines.push(`- Attachments: ${m.attachments.length ? m.attachments.map((a) => `${fence.inline(a.filename)} (${a.id})`).join(', ') : 'none'}`);
+    lines.push(`- Attachments: ${m.attachments?.length ? m.attachments.map((a) => `${fence.inline(a.filename)} (${a.id})`).join(', ') : 'none'}`);
     lines.push('', m.body ? fence.wrap(m.body, 'email body') : '(no body)');
   });
   return `${lines.join('\n')}\n`;

@@ -86,6 +86,8 @@ export async function runConversation(ctx: ToolContext, raw: Record<string, unkn
   const cap = single ? Number.POSITIVE_INFINITY : (args.max_body_chars ?? DEFAULT_BODY_CHARS);
   const html = args.format === 'html';
   const fold = !single && args.fold_quotes !== false;
+  // A thread repeats its subject ("Re: …") on every message: it is shown where it changes.
+  let topic: string | null = null;
   const shaped = messages.map((m) => {
     let body = html ? (m.body_html ?? m.body_text) : (m.body_text ?? (m.body_html ? htmlToText(m.body_html) : null));
     let folded = 0;
@@ -93,18 +95,24 @@ export async function runConversation(ctx: ToolContext, raw: Record<string, unkn
     const chars = body?.length ?? 0;
     const truncated = chars > cap;
     if (body && truncated) body = `${body.slice(0, cap)}\n[… ${chars - cap} more characters: call get_conversation with message_id="${m.id}" to read it whole]`;
+    const same = m.subject !== null && topic !== null && subjectTopic(m.subject) === topic;
+    topic = m.subject === null ? topic : subjectTopic(m.subject);
+    // What says nothing is left out: a subject as before, an uncut body, nothing folded, no attachment.
     return {
       id: m.id, kind: m.kind, direction: m.direction, sent_at: m.sent_at, from_name: m.from_name, from_email: m.from_email,
-      subject: m.subject, body, body_format: (html ? 'html' : 'text') as 'html' | 'text', body_truncated: truncated, body_chars: chars,
-      quoted_lines_folded: folded, attachments: (m.attachments ?? []).map((a) => ({ id: a.id, filename: a.filename })),
+      ...(m.subject && !same ? { subject: m.subject } : {}),
+      body,
+      ...(truncated ? { body_truncated: true, body_chars: chars } : {}),
+      ...(folded ? { quoted_lines_folded: folded } : {}),
+      ...(m.attachments?.length ? { attachments: m.attachments.map((a) => ({ id: a.id, filename: a.filename })) } : {}),
     };
   });
   const meta = {
-    truncated: page.meta?.truncated ?? false,
-    sibling_cap_reached: page.meta?.sibling_cap_reached ?? false,
-    cache_age_seconds: page.meta?.cache_age_seconds ?? 0,
+    ...(page.meta?.truncated ? { truncated: true } : {}),
+    ...(page.meta?.sibling_cap_reached ? { sibling_cap_reached: true } : {}),
+    ...(page.meta?.cache_age_seconds ? { cache_age_seconds: page.meta.cache_age_seconds } : {}),
   };
-  const structured = { lead_id: args.lead_id, messages: shaped, meta };
+  const structured = { lead_id: args.lead_id, body_format: html ? 'html' : 'text', messages: shaped, meta };
   // A cut keeps the newest messages; the older ones read again with shorter bodies, or one by one with message_id.
   const rest = (kept: number, total: number) => (single ? null : { lead_id: args.lead_id, limit: total, max_body_chars: Math.max(200, Math.floor((Number.isFinite(cap) ? cap : 2_000) * Math.max(kept, 1) / total)) });
   return {
@@ -114,10 +122,13 @@ export async function runConversation(ctx: ToolContext, raw: Record<string, unkn
   };
 }
 
-type Shaped = { lead_id: string; messages: ShapedMessage[]; meta: { truncated: boolean; sibling_cap_reached: boolean; cache_age_seconds: number } };
-interface ShapedMessage {
+/** A subject without its reply and forward prefixes: what stays the same along a thread. */
+const subjectTopic = (subject: string) => subject.replace(/^\s*((re|fwd?|aw|wg)\s*:\s*)+/i, '').trim();
+
+type Shaped = { lead_id: string; messages: ShapedMessage[]; meta: { truncated?: boolean; sibling_cap_reached?: boolean; cache_age_seconds?: number } };
+export interface ShapedMessage {
   id: string; kind: string; direction: string; sent_at: string | null; from_name: string | null; from_email: string | null;
-  subject: string | null; body: string | null; attachments: { id: string; filename: string }[];
+  subject?: string | null; body: string | null; attachments?: { id: string; filename: string }[];
 }
 
 /** The thread as a model reads it: a heading per message, every outside string fenced. */
@@ -126,12 +137,12 @@ function conversationText(c: Shaped, order: 'asc' | 'desc', f: Fence, limit: num
   const lines = [UNTRUSTED_NOTE, '', `Conversation with lead ${c.lead_id}: ${n} message${n === 1 ? '' : 's'}${order === 'asc' ? ', oldest first' : ', newest first'}.`];
   if (c.meta.truncated) lines.push(olderMessages(limit));
   if (c.meta.sibling_cap_reached) lines.push('Only 12 of this lead\'s email threads were assembled.');
-  if (c.meta.cache_age_seconds > 0) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old (refresh=true for a fresh copy).`);
+  if (c.meta.cache_age_seconds) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old (refresh=true for a fresh copy).`);
   c.messages.forEach((m, i) => {
     lines.push('', `### ${i + 1}. ${m.direction} ${m.kind} · ${m.sent_at ?? 'time unknown'} · ${m.id}`);
     lines.push(`From: ${f.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null)}`);
     if (m.subject) lines.push(`Subject: ${f.inline(m.subject)}`);
-    if (m.attachments.length) lines.push(`Attachments: ${m.attachments.map((a) => `${f.inline(a.filename)} (${a.id})`).join(', ')}`);
+    if (m.attachments?.length) lines.push(`Attachments: ${m.attachments.map((a) => `${f.inline(a.filename)} (${a.id})`).join(', ')}`);
     lines.push(m.body ? f.wrap(m.body, 'email body') : '(no body)');
   });
   return lines.join('\n');

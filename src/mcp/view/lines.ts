@@ -17,10 +17,10 @@ function fact(k: string, v: unknown): string {
  * name alone), then everything an outsider wrote in one fence, each part labelled too.
  * The labels are the JSON field names, so the text and structuredContent read alike.
  */
-export function recordLines(r: Row, fence: Fence): { text: string; fenced: boolean } {
+export function recordLines(r: Row, fence: Fence, kindOf = ''): { text: string; fenced: boolean } {
   const facts: string[] = [];
   const said: string[] = [];
-  const kind = typeof r.object === 'string' ? r.object : '';
+  const kind = typeof r.object === 'string' ? r.object : kindOf;
   for (const [k, v] of Object.entries(r)) {
     if (k === 'object' || v === null || v === undefined || v === false || v === '') continue;
     if (Array.isArray(v) && v.length === 0) continue;
@@ -78,8 +78,8 @@ export function pageTable(page: { data: Row[]; has_more?: boolean; next_cursor?:
 }
 
 /** One record as labelled lines. */
-export function oneLines(r: Row, fence: Fence): string {
-  const { text, fenced } = recordLines(r, fence);
+export function oneLines(r: Row, fence: Fence, kind = ''): string {
+  const { text, fenced } = recordLines(r, fence, kind);
   return fenced ? `${UNTRUSTED_NOTE}\n${text}` : text;
 }
 

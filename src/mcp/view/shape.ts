@@ -44,7 +44,7 @@ export function dropEmpty(value: unknown): unknown {
   return value;
 }
 
-interface Where {
+export interface Where {
   /** The field this value sits in (array items inherit their array's field). */
   key: string;
   /** The field of the object that holds this value. */
@@ -85,7 +85,8 @@ export function fenceDeep(value: unknown, fence: Fence, state: FenceState = { fe
   if (Array.isArray(value)) return value.map((v) => fenceDeep(v, fence, state, at));
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    const kind = typeof obj.object === 'string' ? obj.object : at.kind;
+    // A list's items are of the list's kind; a record names its own.
+    const kind = typeof obj.object === 'string' && obj.object !== 'list' ? obj.object : at.kind;
     const inside = at.inside || OUTSIDE_CONTAINERS.has(at.key);
     const out: Record<string, unknown> = {};
     for (const [name, v] of Object.entries(obj)) {
