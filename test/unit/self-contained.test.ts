@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -54,8 +54,21 @@ describe('a clone is the whole project: no tracked file names a path outside the
     expect(outsidePaths('test/reliability/helpers.ts', `['${up(1)}', '/${up(3)}me', '%2e%2e%2f']`)).toEqual([]);
   });
 
+  const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+
+  it('every relative link of the documents leads to a file of the repository', () => {
+    const broken: string[] = [];
+    for (const file of files.filter((f) => f.endsWith('.md'))) {
+      for (const m of readFileSync(`${ROOT}/${file}`, 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        const target = m[1]!;
+        if (/^[a-z]+:/.test(target)) continue;
+        if (!existsSync(posix.join(ROOT, posix.dirname(file), target))) broken.push(`${file}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
   it('no tracked file names one', () => {
-    const files = execFileSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
     expect(files.length).toBeGreaterThan(100);
     const offenders: string[] = [];
     for (const file of files) {
