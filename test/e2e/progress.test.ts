@@ -67,7 +67,8 @@ describe('Multi-page list reads: max_items or all (bounded), paged under the rat
     // Slow enough that a cancellation lands between pages, fast enough for a short test.
     sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 1_200, faults: 'latency_ms=100' });
     proxy = await startRelay(sandbox.baseUrl);
-    s = await session(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: proxy.url });
+    // Paging is under test here, not the result budget (test/e2e/result-budget.test.ts): 1,000 leads must fit whole.
+    s = await session(['--workspace', 'acme', '--log-level', 'warn', '--max-result-bytes', '10485760'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: proxy.url });
   });
   afterAll(async () => {
     await s?.close();
