@@ -1,7 +1,7 @@
 import { defineTool } from '../src/mcp/runtime/tool.js';
 import { listOf, listOutput, objectOf } from '../src/mcp/runtime/outputs.js';
 import { VIEW, viewOutput } from './support/compact.js';
-import { runProjected } from './support/project.js';
+import { runPlain, runProjected } from './support/project.js';
 
 export const templateTools = [
   defineTool({
@@ -25,6 +25,8 @@ export const templateTools = [
     description:
       'Fills a template\'s tokens from a lead into a subject and body for a human to send. Write AI variables yourself into overrides. ready_to_send is false while unresolved lists tokens left literal. Writes nothing.',
     output: objectOf('rendered_template'),
+    // The overrides are the agent's own words: in the draft they stay outside the fence.
+    run: async (ctx, args) => ({ ...(await runPlain(ctx, 'render_template', args)), own: Object.values((args.overrides ?? {}) as Record<string, string>) }),
   }),
   defineTool({
     endpoint: 'list_template_folders',

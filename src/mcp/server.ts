@@ -300,7 +300,7 @@ export class InboxServer {
       const shown = await fitResult(out, {
         budget: this.maxResultBytes,
         fence: ctx.fence,
-        own: tool.endpoint.write ? ownStrings(args) : undefined,
+        own: new Set([...(tool.endpoint.write ? ownStrings(args) : []), ...(out.own ?? [])]),
         suffix: read ? multiPageSummary(read) : undefined,
         tool: name,
         rest: async (kept, total) => {

@@ -138,3 +138,21 @@ describe('Every result has a byte budget (24,576 bytes by default, --max-result-
     await expect(startMcp(['--sandbox', '--max-result-bytes', '100'])).rejects.toThrow();
   });
 });
+
+describe('The agent\'s own input is not presented as outsider text', () => {
+  it('render_template: the overrides stand outside the fences of the draft, in the text and in structuredContent', async () => {
+    const tpl = sandbox.store.templates.inGroup('acme').find((t) => t.ai_variables.length > 0)!;
+    const lead = sandbox.store.leads.inGroup('acme')[0]!;
+    const overrides = Object.fromEntries(tpl.ai_variables.map((v) => [v.name, `Opening line written by the agent for ${v.name}`]));
+    const r = await call(s, 'render_template', { template_id: tpl.id, lead_id: lead.id, overrides });
+    for (const form of [textOf(r), JSON.stringify(r.structuredContent)]) {
+      const tag = /<(untrusted-[0-9a-f]{6})>/.exec(form)![1]!;
+      for (const value of Object.values(overrides)) {
+        const at = form.indexOf(value);
+        expect(at).toBeGreaterThan(0);
+        const before = form.slice(0, at);
+        expect(before.split(`<${tag}>`).length, 'every fence before the override is closed').toBe(before.split(`</${tag}>`).length);
+      }
+    }
+  });
+});

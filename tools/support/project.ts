@@ -27,6 +27,13 @@ function pick(item: Row, keep: ReadonlySet<string>): Row {
   return out;
 }
 
+/** The endpoint called with the arguments as given, its answer as the result. */
+export async function runPlain(ctx: ToolContext, name: string, args: Row): Promise<ToolOutput> {
+  const e = endpoint(name);
+  const { path, query, body } = splitArgs(e, args, ctx.workspace(args as { workspace?: string }));
+  return { structured: (await ctx.api.call(name, { path, query, body, signal: ctx.signal })).data as Row };
+}
+
 /**
  * A read whose records are shaped for a context window: the kind's compact view by default
  * (with whatever was expanded or included on request), `fields` for exactly others,

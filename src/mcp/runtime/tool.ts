@@ -17,6 +17,8 @@ export interface ToolOutput {
   text?: string;
   /** The text from (a cut of) the structured data; the result budget re-renders with it. */
   render?: (structured: Record<string, unknown>, fence: import('../view/fence.js').Fence, own?: ReadonlySet<string>) => string;
+  /** The agent's own words this result carries back (overrides rendered into a draft): not fenced. */
+  own?: readonly string[];
   /** The record kind of compact records that leave out their `object` field. */
   kind?: string;
   /** The list the result budget may cut, and which end it keeps. Default: `data`, first items kept. */

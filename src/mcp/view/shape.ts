@@ -80,7 +80,7 @@ export function fenceDeep(value: unknown, fence: Fence, state: FenceState = { fe
   if (typeof value === 'string') {
     if (value === '' || state.own?.has(value) || !isOutside(value, at)) return value;
     state.fenced++;
-    return fence.inline(value, { lines: MULTILINE.has(at.key) });
+    return fenceAround(value, fence, MULTILINE.has(at.key), state.own);
   }
   if (Array.isArray(value)) return value.map((v) => fenceDeep(v, fence, state, at));
   if (value && typeof value === 'object') {
@@ -102,6 +102,20 @@ export function fenceDeep(value: unknown, fence: Fence, state: FenceState = { fe
 /** Fractions (rates, averages) to three decimals in the text: sixteen digits are noise to a reader. structuredContent keeps them whole. */
 function rounded(_key: string, value: unknown): unknown {
   return typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value;
+}
+
+/**
+ * Fence outsider text, leaving the agent's own words in it (an override rendered into a
+ * draft) outside the fence, as they were written: the fences close before them and open again after.
+ */
+function fenceAround(value: string, fence: Fence, lines: boolean, own?: ReadonlySet<string>): string {
+  const mine = [...(own ?? [])].filter((o) => o.length >= 3 && value.includes(o)).sort((a, b) => b.length - a.length);
+  if (mine.length === 0) return fence.inline(value, { lines });
+  const escaped = mine.map((o) => o.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return value
+    .split(new RegExp(`(${escaped.join('|')})`))
+    .map((part, i) => (i % 2 === 1 ? part : part === '' ? '' : fence.inline(part, { lines })))
+    .join('');
 }
 
 function fenceKey(name: string, fence: Fence, state: FenceState): string {
