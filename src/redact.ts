@@ -12,7 +12,9 @@ const KEY_SHAPE = new RegExp(`(rik${SEP}[a-z]+${SEP}[a-z0-9]{8})${SEP}[a-z0-9]{3
 
 /** Known secrets, each with how many holders keep it (two clients may share one key). */
 const known = new Map<string, number>();
+/** Built on first use after a change, so registering many keys in a row costs one build, not one each. */
 let knownPattern: RegExp | null = null;
+let stale = false;
 
 /** One character as the text may carry it: itself (any case), its percent-encoded bytes, its JSON escape. */
 function charPattern(ch: string): string {
@@ -23,8 +25,12 @@ function charPattern(ch: string): string {
   return `(?:${literal}|${percent}${json}${ch === ' ' ? '|\\+' : ''})`;
 }
 
-function rebuild(): void {
-  knownPattern = known.size === 0 ? null : new RegExp([...known.keys()].map((s) => [...s].map(charPattern).join('')).join('|'), 'gi');
+function pattern(): RegExp | null {
+  if (stale) {
+    knownPattern = known.size === 0 ? null : new RegExp([...known.keys()].map((s) => [...s].map(charPattern).join('')).join('|'), 'gi');
+    stale = false;
+  }
+  return knownPattern;
 }
 
 /** What of a secret to look for: the 32-character secret part of an API key, or the whole string. */
@@ -42,7 +48,7 @@ export function registerSecret(secret: string): () => void {
   const core = coreOf(secret);
   if (core.length < 8) throw new TypeError('a secret to redact must be at least 8 characters long');
   known.set(core, (known.get(core) ?? 0) + 1);
-  if (known.get(core) === 1) rebuild();
+  if (known.get(core) === 1) stale = true;
   let released = false;
   return () => {
     if (released) return;
@@ -51,7 +57,7 @@ export function registerSecret(secret: string): () => void {
     if (n > 0) known.set(core, n);
     else {
       known.delete(core);
-      rebuild();
+      stale = true;
     }
   };
 }
@@ -60,14 +66,16 @@ export function registerSecret(secret: string): () => void {
 export function mayHoldSecret(text: string): boolean {
   KEY_SHAPE.lastIndex = 0;
   if (KEY_SHAPE.test(text)) return true;
-  if (!knownPattern) return false;
-  knownPattern.lastIndex = 0;
-  return knownPattern.test(text);
+  const secrets = pattern();
+  if (!secrets) return false;
+  secrets.lastIndex = 0;
+  return secrets.test(text);
 }
 
 /** Replace every known secret with `…` and every key-shaped string with its public handle. */
 export function redactSecrets(text: string): string {
-  const out = knownPattern ? text.replace(knownPattern, '…') : text;
+  const secrets = pattern();
+  const out = secrets ? text.replace(secrets, '…') : text;
   return out.replace(KEY_SHAPE, (_m, handle: string | undefined) => (handle ? `${handle}_…` : 'rims_…'));
 }
 
