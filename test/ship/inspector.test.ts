@@ -40,12 +40,12 @@ describe('npx @modelcontextprotocol/inspector --cli, as the README writes it', (
     for (const t of tools) expect(t.annotations).toBeTypeOf('object');
   });
 
-  it('calls list_leads and gets two unread interested leads, fenced in the text and whole in structuredContent', () => {
+  it('calls list_leads and gets two unread interested leads, fenced in the text, compact in structuredContent', () => {
     expect(called.code, called.stderr).toBe(0);
     const r = JSON.parse(called.stdout) as { isError?: boolean; content: { type: string; text: string }[]; structuredContent: { data: { status: string; unread: boolean }[] } };
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.data).toHaveLength(2);
     for (const lead of r.structuredContent.data) expect(lead).toMatchObject({ status: 'interested', unread: true });
-    expect(r.content[0]!.text).toMatch(/<untrusted-[0-9a-f]{6}>/);
+    expect(r.content[0]!.text).toMatch(/<untrusted-[0-9a-f]{6}[ >]/);
   });
 });

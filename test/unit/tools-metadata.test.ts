@@ -87,8 +87,8 @@ describe('the tool list is small: what every tool shares is said once, in the se
     expect(json).not.toMatch(/"(pattern|minLength|maxLength|minimum|maximum|minItems|maxItems)":/);
   });
 
-  it('the instructions carry the conventions the schemas leave out: workspace, id prefixes, both user id forms, paging, fencing, costs', () => {
-    for (const word of ['workspace', 'lead_', 'tsk_', 'usr_ben_acme', 'usr_ben', 'next_cursor', 'max_items', 'all=true', '1-200', 'untrusted', 'upstream']) {
+  it('the instructions carry the conventions the schemas leave out: workspace, id prefixes, both user id forms, paging, fencing, costs, cut results, confirmations, subscriptions', () => {
+    for (const word of ['workspace', 'lead_', 'tsk_', 'usr_ben_acme', 'usr_ben', 'next_cursor', 'max_items', 'all=true', '1-200', 'untrusted', 'upstream', 'left_out', 'fetch_rest', 'declined', 'subscribe']) {
       expect(SERVER_INSTRUCTIONS).toContain(word);
     }
   });
