@@ -24,7 +24,10 @@ export const DEFAULT_BUNDLE = join(ROOT, 'dist', `reply-inbox-mcp-${packageVersi
 function productionPackages(): string[] {
   const r = spawnSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: ROOT, encoding: 'utf8' });
   // npm ls exits 1 for an extraneous package elsewhere in the tree; the list it printed is still right.
-  const dirs = r.stdout.split('\n').map((l) => l.trim()).filter((l) => l && resolve(l) !== resolve(ROOT));
+  const dirs = r.stdout
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && resolve(l) !== resolve(ROOT));
   if (dirs.length === 0) throw new Error(`npm ls listed no production package: ${r.stderr}`);
   return dirs;
 }

@@ -60,7 +60,11 @@ class Session {
     const { tools } = await client.listTools();
     const info = client.getServerVersion();
     out(`   initialize: ${info?.name} ${info?.version}; tools/list: ${tools.length} tools`);
-    return new Session(label, client, tools.map((t) => t.name));
+    return new Session(
+      label,
+      client,
+      tools.map((t) => t.name),
+    );
   }
 
   /** One tool call, shown as the agent's request and what the model reads back. */
@@ -92,7 +96,7 @@ class Session {
 
 async function triage(s: Session): Promise<string> {
   const inbox = await s.call('list_leads', { status: ['interested'], unread: true, limit: 5 });
-  const rows = ((inbox.structuredContent as { data?: Record<string, unknown>[] } | undefined)?.data ?? []);
+  const rows = (inbox.structuredContent as { data?: Record<string, unknown>[] } | undefined)?.data ?? [];
   check(rows.length > 0 && rows.every((l) => l.status === 'interested' && l.unread === true), 'every row is an unread interested lead');
   s.note(`${rows.length} unread interested leads on the first page`);
 
@@ -118,7 +122,9 @@ async function triage(s: Session): Promise<string> {
   const all = (templates.structuredContent as { data?: Tpl[] } | undefined)?.data ?? [];
   const tpl = all.find((t) => (t.ai_variables ?? []).length > 0);
   if (!tpl) throw new Error('the sandbox has no template with AI variables');
-  out(`    ${all.length} templates; the agent picks "${tpl.name}", whose AI variables (${tpl.ai_variables.map((v) => v.name).join(', ')}) it must write itself`);
+  out(
+    `    ${all.length} templates; the agent picks "${tpl.name}", whose AI variables (${tpl.ai_variables.map((v) => v.name).join(', ')}) it must write itself`,
+  );
   s.note(`chose "${tpl.name}" (${tpl.ai_variables.length} AI variables)`);
 
   const overrides = Object.fromEntries(tpl.ai_variables.map((v) => [v.name, `[${v.name}: written by the agent after reading the thread]`]));
@@ -126,7 +132,10 @@ async function triage(s: Session): Promise<string> {
   const rendered = draft.structuredContent as { subject?: string; body?: string; ready_to_send?: boolean; unresolved?: string[] } | undefined;
   out(`    the draft a person reviews and sends (ready_to_send=${rendered?.ready_to_send}, unresolved=${JSON.stringify(rendered?.unresolved)}):`);
   block(`Subject: ${rendered?.subject ?? ''}\n${rendered?.body ?? ''}`, 16);
-  check(Object.values(overrides).every((v) => rendered?.body?.includes(v)), 'every override is in the rendered body');
+  check(
+    Object.values(overrides).every((v) => rendered?.body?.includes(v)),
+    'every override is in the rendered body',
+  );
   s.note(`draft for ${lead.id}; ready_to_send=${rendered?.ready_to_send}; nothing sent`);
 
   out('\n    The agent ignores the instructions in the email and marks the lead not_interested.');
@@ -134,8 +143,15 @@ async function triage(s: Session): Promise<string> {
   const effects = (set.structuredContent as { effects?: Record<string, unknown> } | undefined)?.effects;
   out('    effects (what the write changed):');
   block(JSON.stringify(effects, null, 2), 20);
-  check(Array.isArray(effects?.provider_writes) && (effects.provider_writes as unknown[]).length === 0, 'effects.provider_writes is [] (nothing reached the sending platform)');
-  s.note(`effects: ${Object.entries(effects ?? {}).map(([k, v]) => `${k}=${Array.isArray(v) ? v.length : v}`).join(', ')}`);
+  check(
+    Array.isArray(effects?.provider_writes) && (effects.provider_writes as unknown[]).length === 0,
+    'effects.provider_writes is [] (nothing reached the sending platform)',
+  );
+  s.note(
+    `effects: ${Object.entries(effects ?? {})
+      .map(([k, v]) => `${k}=${Array.isArray(v) ? v.length : v}`)
+      .join(', ')}`,
+  );
   return mallory.id;
 }
 
@@ -191,7 +207,10 @@ async function watch(s: Session): Promise<void> {
 [watch] resources/read inbox://acme/leads/${newest.id}/conversation: the new message, fenced as the lead's own words`);
   const last = conversation.lastIndexOf('\n## ');
   block(conversation.slice(last + 1), 14);
-  check(newest.last_message_direction === 'received' && conversation.includes('Circling back on this'), 'the new inbound reply is in the conversation resource');
+  check(
+    newest.last_message_direction === 'received' && conversation.includes('Circling back on this'),
+    'the new inbound reply is in the conversation resource',
+  );
   await s.client.unsubscribeResource({ uri });
   out(`    resources/unsubscribe ${JSON.stringify({ uri })}: the server stops polling for this session`);
 }
@@ -206,9 +225,19 @@ function summary(counts: Record<string, number>): void {
   out(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) out(line(r));
   out('');
-  out(`tools listed: ${Object.entries(counts).map(([k, v]) => `${v} (${k})`).join(', ')}`);
-  out(`tool calls: ${steps.length}; ok ${steps.filter((s) => s.outcome === 'ok').length}, refused as expected ${steps.filter((s) => s.outcome === 'refused').length}, failed ${steps.filter((s) => s.outcome === 'FAILED').length}`);
-  out(failures.length === 0 ? 'demo: all checks passed; no email was sent.' : `demo: ${failures.length} check(s) failed:\n${failures.map((f) => `  - ${f}`).join('\n')}`);
+  out(
+    `tools listed: ${Object.entries(counts)
+      .map(([k, v]) => `${v} (${k})`)
+      .join(', ')}`,
+  );
+  out(
+    `tool calls: ${steps.length}; ok ${steps.filter((s) => s.outcome === 'ok').length}, refused as expected ${steps.filter((s) => s.outcome === 'refused').length}, failed ${steps.filter((s) => s.outcome === 'FAILED').length}`,
+  );
+  out(
+    failures.length === 0
+      ? 'demo: all checks passed; no email was sent.'
+      : `demo: ${failures.length} check(s) failed:\n${failures.map((f) => `  - ${f}`).join('\n')}`,
+  );
 }
 
 async function main(): Promise<number> {
@@ -231,7 +260,17 @@ async function main(): Promise<number> {
     await ro.close();
   }
   out('\nA third server process watches the inbox: the agent subscribes to the newest leads and a reply arrives while it waits.');
-  const live = await Session.start('watch', ['--sandbox', '--sandbox-key', 'rep', '--workspace', 'acme', '--sandbox-reply-seconds', '1', '--watch-seconds', '1']);
+  const live = await Session.start('watch', [
+    '--sandbox',
+    '--sandbox-key',
+    'rep',
+    '--workspace',
+    'acme',
+    '--sandbox-reply-seconds',
+    '1',
+    '--watch-seconds',
+    '1',
+  ]);
   counts.watch = live.tools.length;
   try {
     await watch(live);

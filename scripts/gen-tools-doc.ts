@@ -42,8 +42,7 @@ export function typeOf(s: Schema | undefined): string {
       return `${s.type}${range(s.minimum, s.maximum)}`;
     case 'boolean':
       return 'boolean';
-    case 'array':
-    {
+    case 'array': {
       const count = s.minItems === 1 && s.maxItems === undefined ? ' (non-empty)' : range(s.minItems, s.maxItems).replace(/^ (.*)$/, ' ($1 items)');
       return `array${count} of ${typeOf(s.items)}`;
     }
@@ -82,11 +81,18 @@ function parametersTable(input: Schema): string[] {
 /** What comes back, from the published output schema: the envelope, the record kind, its fields. */
 export function returnsOf(output: Schema): string {
   const props = (output.properties ?? {}) as Record<string, Schema>;
-  const fields = (p: Record<string, Schema>) => Object.keys(p).filter((k) => k !== 'object').map(code).join(', ');
+  const fields = (p: Record<string, Schema>) =>
+    Object.keys(p)
+      .filter((k) => k !== 'object')
+      .map(code)
+      .join(', ');
   if (props.object?.const === 'list') {
     const item = (props.data?.items ?? {}) as Schema;
     const kind = item.properties?.object?.const as string | undefined;
-    const envelope = Object.keys(props).filter((k) => k !== 'data').map(code).join(', ');
+    const envelope = Object.keys(props)
+      .filter((k) => k !== 'data')
+      .map(code)
+      .join(', ');
     const itemFields = item.properties ? ` Each item has ${fields(item.properties as Record<string, Schema>)}.` : '';
     return `A page: \`data\` is an array of ${kind ? code(kind) : 'records'} objects; the page also has ${envelope}.${itemFields}`;
   }
@@ -108,7 +114,12 @@ function toolSection(t: ToolDef): string[] {
     '',
     p.description,
     '',
-    ...(t.confirm ? [`Confirmation: with a client that supports elicitation, asks the person first ${t.confirm.asks ?? 'on every call'} (\`--confirm destructive\`, the default).`, ''] : []),
+    ...(t.confirm
+      ? [
+          `Confirmation: with a client that supports elicitation, asks the person first ${t.confirm.asks ?? 'on every call'} (\`--confirm destructive\`, the default).`,
+          '',
+        ]
+      : []),
     ...parametersTable(checkedInputSchema(t)),
     '',
     `Returns: ${returnsOf(p.outputSchema as Schema)}`,
@@ -130,11 +141,11 @@ export function renderToolsDoc(tools: readonly ToolDef[]): string {
     'an unknown one is refused before any request. `workspace` is optional wherever the server has a default.',
     'To keep the list small, the published schemas leave out what the server checks itself and states in its error',
     '(id prefixes, lengths, counts and ranges, the lead field names); the types below show those checks. The',
-    'conventions every tool shares (ids, workspace, paging, fencing, costs) are in the server\'s instructions.',
+    "conventions every tool shares (ids, workspace, paging, fencing, costs) are in the server's instructions.",
     'The creates that are not idempotent (`create_task`, `create_note`) catch repeats: the same call as one that',
-    'succeeded in the last 10 minutes in this server answers with the earlier object\'s id (`duplicate_of`) and creates',
+    "succeeded in the last 10 minutes in this server answers with the earlier object's id (`duplicate_of`) and creates",
     'nothing, unless it passes `allow_duplicate: true`.',
-    'Errors come back as tool results with `isError: true`: the API\'s error envelope and one sentence on what to do next.',
+    "Errors come back as tool results with `isError: true`: the API's error envelope and one sentence on what to do next.",
     'Results are compact by default, in the text and in `structuredContent` alike: a page of leads, meetings, event',
     'types or templates reads as a table whose header names every column (the JSON field names), false flags and',
     'empty values left out, what outsiders wrote fenced; a write answers with the id, the fields it set and `effects`',
@@ -146,7 +157,13 @@ export function renderToolsDoc(tools: readonly ToolDef[]): string {
     '',
     '| toolset | tools |',
     '|---|---|',
-    ...toolsets.map((ts) => `| ${ts} | ${tools.filter((t) => t.toolset === ts).map((t) => `[\`${t.name}\`](#${t.name})`).join(', ')} |`),
+    ...toolsets.map(
+      (ts) =>
+        `| ${ts} | ${tools
+          .filter((t) => t.toolset === ts)
+          .map((t) => `[\`${t.name}\`](#${t.name})`)
+          .join(', ')} |`,
+    ),
     '',
     ...toolsets.flatMap((ts) => [`## ${ts}`, '', ...tools.filter((t) => t.toolset === ts).flatMap(toolSection)]),
   ].join('\n');

@@ -20,7 +20,13 @@ const madeUpKey = (i: number) => `rik_live_${i.toString(36).padStart(8, 'k')}_${
 
 /** Resident memory of a process in MB, as ps reports it. */
 function rssMb(pid: number): number {
-  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)]).toString().trim()) / 1024;
+  return (
+    Number(
+      execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+        .toString()
+        .trim(),
+    ) / 1024
+  );
 }
 
 async function initializeAll(bin: HttpBinary, from: number, count: number, parallel: number): Promise<Record<string, number>> {
@@ -75,7 +81,9 @@ export async function madeUpKeysRun(keys: number, parallel = 16) {
 
 /** What breaks the run: memory over budget, a key kept, or a made-up key let in. */
 export function keysBroken(r: Awaited<ReturnType<typeof madeUpKeysRun>>): number {
-  const admitted = Object.entries(r.answers).filter(([status]) => status !== '401').reduce((n, [, c]) => n + c, 0);
+  const admitted = Object.entries(r.answers)
+    .filter(([status]) => status !== '401')
+    .reduce((n, [, c]) => n + c, 0);
   return (r.rss_growth_mb >= RSS_BUDGET_MB ? 1 : 0) + r.keys_held_after + r.sessions_after + admitted;
 }
 

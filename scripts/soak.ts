@@ -41,10 +41,26 @@ const log = (line: string) => process.stderr.write(`soak: ${line}\n`);
 const BIG = { read: 1_000_000, write: 1_000_000, upstream: 1_000_000, thread: 1_000_000 };
 
 async function faultRun() {
-  const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 500, seed, faults: values.faults, rateWindowMs: 1000, bucketLimits: BIG });
-  const s = await startSession(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: sandbox.baseUrl });
+  const sandbox = await startSandbox({
+    port: 0,
+    now: TEST_NOW,
+    logLevel: 'silent',
+    leads: 500,
+    seed,
+    faults: values.faults,
+    rateWindowMs: 1000,
+    bucketLimits: BIG,
+  });
+  const s = await startSession(['--workspace', 'acme', '--log-level', 'warn'], {
+    REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin,
+    REPLY_INBOX_BASE_URL: sandbox.baseUrl,
+  });
   const special = new Set<string>(Object.values(SPECIAL_EMAILS));
-  const leads = sandbox.store.leads.inGroup('acme').filter((l) => l.state === 'active' && !special.has(l.email)).slice(0, 200).map((l) => l.id);
+  const leads = sandbox.store.leads
+    .inGroup('acme')
+    .filter((l) => l.state === 'active' && !special.has(l.email))
+    .slice(0, 200)
+    .map((l) => l.id);
   const tag = `soak-${Date.now()}`;
   log(`fault workload: ${calls} calls, ${parallel} in parallel, faults ${values.faults}`);
   const report = await runWorkload(s, { calls, parallel, seed, leads, tag });
@@ -114,7 +130,11 @@ async function appliedRun() {
   };
   const s = await startSession(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: gateway.url });
   const special = new Set<string>(Object.values(SPECIAL_EMAILS));
-  const leads = sandbox.store.leads.inGroup('acme').filter((l) => l.state === 'active' && !special.has(l.email)).slice(0, 200).map((l) => l.id);
+  const leads = sandbox.store.leads
+    .inGroup('acme')
+    .filter((l) => l.state === 'active' && !special.has(l.email))
+    .slice(0, 200)
+    .map((l) => l.id);
   const tag = `applied-${Date.now()}`;
   log(`applied writes answered 5xx: ${appliedCalls} calls, ${parallel} in parallel, one create in three answered 500/502/503/504/cut by a gateway`);
   const report = await runWorkload(s, { calls: appliedCalls, parallel, seed, leads, tag });
@@ -151,7 +171,10 @@ const CLIENT_TIMEOUT_MS = 60_000;
  */
 async function deadlineRun() {
   const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 500, seed, faults: values.faults });
-  const s = await startSession(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: sandbox.baseUrl });
+  const s = await startSession(['--workspace', 'acme', '--log-level', 'warn'], {
+    REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin,
+    REPLY_INBOX_BASE_URL: sandbox.baseUrl,
+  });
   log(`deadline workload: ${deadlineCalls} list_meetings calls (upstream bucket, spec figures), 4 in parallel, faults ${values.faults}`);
   const ms: number[] = [];
   const codes: Record<string, number> = {};
@@ -176,7 +199,13 @@ async function deadlineRun() {
   const alive = s.alive();
   await s.close();
   await sandbox.close();
-  return { calls_made: ms.length, answers: codes, over_60s: ms.filter((x) => x >= CLIENT_TIMEOUT_MS).length, longest_ms: Math.max(0, ...ms), crashes: alive ? 0 : 1 };
+  return {
+    calls_made: ms.length,
+    answers: codes,
+    over_60s: ms.filter((x) => x >= CLIENT_TIMEOUT_MS).length,
+    longest_ms: Math.max(0, ...ms),
+    crashes: alive ? 0 : 1,
+  };
 }
 
 const deadline = await deadlineRun();
@@ -190,9 +219,22 @@ const summary = { faults, fuzz, applied, keys, deadline };
 process.stdout.write(`${JSON.stringify(summary)}\n`);
 const broken =
   keysBroken(keys) +
-  faults.crashes + faults.unclean_answers + faults.unexplained_errors + faults.reads_failed_for_good + faults.duplicates + faults.lost_or_mismatched + faults.leaked_secrets +
-  fuzz.crashes + fuzz.failures + fuzz.leaked_secrets +
-  deadline.over_60s + deadline.crashes +
-  applied.crashes + applied.duplicates + applied.lost_or_mismatched + applied.reported_otherwise + applied.leaked_secrets +
+  faults.crashes +
+  faults.unclean_answers +
+  faults.unexplained_errors +
+  faults.reads_failed_for_good +
+  faults.duplicates +
+  faults.lost_or_mismatched +
+  faults.leaked_secrets +
+  fuzz.crashes +
+  fuzz.failures +
+  fuzz.leaked_secrets +
+  deadline.over_60s +
+  deadline.crashes +
+  applied.crashes +
+  applied.duplicates +
+  applied.lost_or_mismatched +
+  applied.reported_otherwise +
+  applied.leaked_secrets +
   Math.abs(applied.writes_answered_5xx_or_cut_after_applied - applied.unknown_and_applied);
 process.exit(broken === 0 ? 0 : 1);

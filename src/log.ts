@@ -14,7 +14,18 @@ export function createLogger(name: string, level: LogLevel = 'info', destination
       name,
       level,
       redact: {
-        paths: ['authorization', '*.authorization', '*.headers.authorization', 'headers.authorization', 'apiKey', '*.apiKey', 'api_key', '*.api_key', 'token', '*.token'],
+        paths: [
+          'authorization',
+          '*.authorization',
+          '*.headers.authorization',
+          'headers.authorization',
+          'apiKey',
+          '*.apiKey',
+          'api_key',
+          '*.api_key',
+          'token',
+          '*.token',
+        ],
         censor: '[redacted]',
       },
       formatters: {

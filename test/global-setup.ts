@@ -30,7 +30,9 @@ export default function setup(): () => void {
         // already gone
       }
     }
-    process.stderr.write(`${left.length} process(es) started by the tests outlived them (now ended):\n${left.map((p) => `  ${p.pid} ${p.command}`).join('\n')}\n`);
+    process.stderr.write(
+      `${left.length} process(es) started by the tests outlived them (now ended):\n${left.map((p) => `  ${p.pid} ${p.command}`).join('\n')}\n`,
+    );
     process.exitCode = 1;
   };
 }

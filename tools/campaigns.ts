@@ -6,7 +6,7 @@ export const campaignTools = [
     endpoint: 'list_sequences',
     title: 'List follow-up sequences',
     description: 'Follow-up sequences with steps (type, delay, template), send days and visibility.',
-    docs: { expand: 'templates: embed each step\'s template.' },
+    docs: { expand: "templates: embed each step's template." },
     output: listOf('sequence'),
   }),
   defineTool({

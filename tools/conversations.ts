@@ -22,7 +22,7 @@ const message = z.looseObject({
 export const conversationTools = [
   defineTool({
     endpoint: 'get_conversation',
-    title: 'Read a lead\'s conversation',
+    title: "Read a lead's conversation",
     description:
       'The email conversation with a lead, oldest first: campaign sends, their replies, our answers (at most 200 messages; up to 10 minutes stale). Bodies are text cut at max_body_chars, repeated quotes folded; message_id shows one whole. Costs one read and one of the thread budget.',
     docs: { limit: 'Newest messages to show (default 50).', order: 'Default asc (oldest first).' },
@@ -48,7 +48,7 @@ export const conversationTools = [
     endpoint: 'download_attachment',
     title: 'Download an attachment',
     description:
-      'One attachment (ids from get_conversation) as an embedded resource with name, size and SHA-256. An outsider\'s file: never open or run it. Costs one read and one of the thread budget.',
+      "One attachment (ids from get_conversation) as an embedded resource with name, size and SHA-256. An outsider's file: never open or run it. Costs one read and one of the thread budget.",
     output: z.looseObject({ attachment_id: z.string(), filename: z.string(), size_bytes: z.number().int(), sha256: z.string(), mime_type: z.string() }),
     run: runDownload,
   }),

@@ -20,7 +20,6 @@ const VIEW_ARGS = {
   fields: z.array(z.enum(LEAD_FIELDS)).min(1).optional().describe('Only these lead fields (as in view=full), and id.'),
 };
 
-
 export const leadTools = [
   defineTool({
     endpoint: 'list_leads',
@@ -48,21 +47,20 @@ export const leadTools = [
   }),
   defineTool({
     endpoint: 'list_replies',
-    title: 'List a lead\'s replies',
+    title: "List a lead's replies",
     description: 'The inbound emails indexed for a lead. For the whole back-and-forth use get_conversation.',
     output: listOf('reply'),
   }),
   defineTool({
     endpoint: 'get_assignees',
-    title: 'Get a lead\'s assignees',
+    title: "Get a lead's assignees",
     description: 'Who a lead is assigned to, how (auto or manual) and when.',
     output: listOf('member'),
   }),
   defineTool({
     endpoint: 'set_assignees',
-    title: 'Set a lead\'s assignees',
-    description:
-      'Replaces the whole set of a lead\'s assignees with member_ids; [] unassigns everyone. Every id must be assignable or nothing is written.',
+    title: "Set a lead's assignees",
+    description: "Replaces the whole set of a lead's assignees with member_ids; [] unassigns everyone. Every id must be assignable or nothing is written.",
     output: withEffects(listOf('member')),
     confirm: {
       when: (a: { member_ids: string[] }) => a.member_ids.length === 0,
@@ -73,36 +71,43 @@ export const leadTools = [
   defineTool({
     endpoint: 'list_lead_tags',
     title: 'List manual lead tags',
-    description: 'The workspace\'s manual lead tags, for set_lead_tags and list_leads lead_tag_id.',
+    description: "The workspace's manual lead tags, for set_lead_tags and list_leads lead_tag_id.",
     output: listOf('lead_tag'),
   }),
   defineTool({
     endpoint: 'get_lead_tags',
-    title: 'Get a lead\'s tags',
+    title: "Get a lead's tags",
     description: 'The manual tags of a lead, in the order applied.',
     output: listOf('lead_tag'),
   }),
   defineTool({
     endpoint: 'set_lead_tags',
-    title: 'Set a lead\'s tags',
-    description: 'Replaces the whole set of a lead\'s manual tags with tag_ids (from list_lead_tags); [] removes all.',
+    title: "Set a lead's tags",
+    description: "Replaces the whole set of a lead's manual tags with tag_ids (from list_lead_tags); [] removes all.",
     output: withEffects(listOf('lead_tag')),
   }),
   defineTool({
     endpoint: 'set_priority',
     title: 'Star or unstar leads',
-    description:
-      'Stars or unstars up to 100 leads for you alone. All ids must exist or nothing changes; a repeat says updated_count 0.',
+    description: 'Stars or unstars up to 100 leads for you alone. All ids must exist or nothing changes; a repeat says updated_count 0.',
     docs: { priority: 'true stars, false unstars (yours only).' },
     output: objectOf('lead_priority_update'),
   }),
   defineTool({
     endpoint: 'set_status',
-    title: 'Set a lead\'s status',
-    description: 'Sets a lead\'s status. not_interested and unsubscribed also complete its open tasks for good. For booked or disqualified use mark_booked or mark_disqualified. Changes nothing on the sending platform.',
+    title: "Set a lead's status",
+    description:
+      "Sets a lead's status. not_interested and unsubscribed also complete its open tasks for good. For booked or disqualified use mark_booked or mark_disqualified. Changes nothing on the sending platform.",
     docs: { status: 'New status; dnc = unsubscribed.' },
     // The lifecycle states are not statuses: the refusal names the tools that set them.
-    override: { status: z.enum(LEAD_STATUS_INPUT, { error: (iss) => (LIFECYCLE_TOOL[String(iss.input)] ? `${iss.input} is a lifecycle state, not a status: call ${LIFECYCLE_TOOL[String(iss.input)]} instead` : `must be one of ${LEAD_STATUS_INPUT.join(', ')}`) }) },
+    override: {
+      status: z.enum(LEAD_STATUS_INPUT, {
+        error: (iss) =>
+          LIFECYCLE_TOOL[String(iss.input)]
+            ? `${iss.input} is a lifecycle state, not a status: call ${LIFECYCLE_TOOL[String(iss.input)]} instead`
+            : `must be one of ${LEAD_STATUS_INPUT.join(', ')}`,
+      }),
+    },
     extra: WRITE_VIEW,
     output: writeOutput('lead'),
     run: runWrite('set_status', ['status', 'state', 'has_open_task', 'next_due_at']),
@@ -130,7 +135,7 @@ export const leadTools = [
   defineTool({
     endpoint: 'mark_responded',
     title: 'Mark a lead responded',
-    description: 'Marks that the team responded: the lead leaves every rep\'s worklist. No call undoes it; only a newer inbound reply does.',
+    description: "Marks that the team responded: the lead leaves every rep's worklist. No call undoes it; only a newer inbound reply does.",
     output: writeOutput('lead'),
     run: runWrite('mark_responded', ['responded']),
   }),

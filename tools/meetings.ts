@@ -19,7 +19,8 @@ export const meetingTools = [
   defineTool({
     endpoint: 'get_meeting',
     title: 'Get a meeting',
-    description: 'One meeting with invitee, guests, custom fields, location, outcome; internal_notes for keys with meetings:write. Times can lag the calendar by 15 minutes.',
+    description:
+      'One meeting with invitee, guests, custom fields, location, outcome; internal_notes for keys with meetings:write. Times can lag the calendar by 15 minutes.',
     output: objectOf('meeting'),
   }),
   defineTool({

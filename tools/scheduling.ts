@@ -23,7 +23,7 @@ export const schedulingTools = [
     endpoint: 'get_slots',
     title: 'Free slots of an event type',
     description:
-      'Free start times of an event type between from and to (at most 60 days), clamped to its booking window; an empty list gives a reason when known. Times are in the timezone asked for (else the event type\'s), with offset. A live calendar read: costs one upstream call.',
+      "Free start times of an event type between from and to (at most 60 days), clamped to its booking window; an empty list gives a reason when known. Times are in the timezone asked for (else the event type's), with offset. A live calendar read: costs one upstream call.",
     docs: { from: 'Window start, date-time.', to: 'Window end, date-time (≤ 60 days after from).' },
     output: objectOf('availability'),
     run: runSlots,

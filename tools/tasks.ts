@@ -7,8 +7,7 @@ export const taskTools = [
     endpoint: 'list_tasks',
     userIds: ['assignee_id'],
     title: 'List tasks',
-    description:
-      'Follow-up tasks, by due date. Filter by lead, assignee, status, task_type, due-day window. Deleted tasks never appear.',
+    description: 'Follow-up tasks, by due date. Filter by lead, assignee, status, task_type, due-day window. Deleted tasks never appear.',
     docs: { status: 'open or completed.' },
     output: listOf('task'),
   }),
@@ -27,7 +26,7 @@ export const taskTools = [
     endpoint: 'update_task',
     userIds: ['assignee_id'],
     title: 'Update a task',
-    description: 'Changes a task\'s due day, due time, notes or assignee; null clears a due day, time or notes.',
+    description: "Changes a task's due day, due time, notes or assignee; null clears a due day, time or notes.",
     docs: { assignee_id: 'New assignable user id.' },
     output: writeOutput('task'),
     run: runWrite('update_task', ['status', 'due_date', 'due_time', 'assignee_id', 'notes']),

@@ -23,7 +23,7 @@ export const templateTools = [
     endpoint: 'render_template',
     title: 'Render a template for a lead',
     description:
-      'Fills a template\'s tokens from a lead into a subject and body for a human to send. Write AI variables yourself into overrides. ready_to_send is false while unresolved lists tokens left literal. Writes nothing.',
+      "Fills a template's tokens from a lead into a subject and body for a human to send. Write AI variables yourself into overrides. ready_to_send is false while unresolved lists tokens left literal. Writes nothing.",
     output: objectOf('rendered_template'),
     // The overrides are the agent's own words: in the draft they stay outside the fence.
     run: async (ctx, args) => ({ ...(await runPlain(ctx, 'render_template', args)), own: Object.values((args.overrides ?? {}) as Record<string, string>) }),
@@ -31,13 +31,13 @@ export const templateTools = [
   defineTool({
     endpoint: 'list_template_folders',
     title: 'List template folders',
-    description: 'Folders of reply templates; an id is list_templates\' folder_id.',
+    description: "Folders of reply templates; an id is list_templates' folder_id.",
     output: listOf('template_folder'),
   }),
   defineTool({
     endpoint: 'list_assets',
     title: 'List sales assets',
-    description: 'Videos, documents, links and snippets a rep can share (yours and the workspace\'s).',
+    description: "Videos, documents, links and snippets a rep can share (yours and the workspace's).",
     output: listOf('asset'),
   }),
 ];

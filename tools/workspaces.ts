@@ -6,14 +6,13 @@ export const workspaceTools = [
     endpoint: 'get_me',
     title: 'Who am I',
     description:
-      'What this key acts for and may do: the owner\'s user id, usable and withheld scopes, the workspaces it reaches with the owner\'s member id in each, rate limits.',
+      "What this key acts for and may do: the owner's user id, usable and withheld scopes, the workspaces it reaches with the owner's member id in each, rate limits.",
     output: objectOf('me'),
   }),
   defineTool({
     endpoint: 'get_capabilities',
     title: 'API capabilities',
-    description:
-      'The API\'s live enum values, limits, filters and expansions: use it instead of guessing values.',
+    description: "The API's live enum values, limits, filters and expansions: use it instead of guessing values.",
     output: objectOf('capabilities'),
   }),
   defineTool({
@@ -25,16 +24,14 @@ export const workspaceTools = [
   defineTool({
     endpoint: 'get_workspace',
     title: 'Get a workspace',
-    description:
-      'One workspace. include=sdr_notes adds the reply playbook; include=counts adds lead, task and meeting counts but costs an upstream call.',
+    description: 'One workspace. include=sdr_notes adds the reply playbook; include=counts adds lead, task and meeting counts but costs an upstream call.',
     docs: { include: 'counts (upstream) and/or sdr_notes.' },
     output: objectOf('workspace'),
   }),
   defineTool({
     endpoint: 'list_members',
     title: 'List workspace members',
-    description:
-      'People of a workspace (assigned reps, active admins) with their member ids.',
+    description: 'People of a workspace (assigned reps, active admins) with their member ids.',
     output: listOf('member'),
   }),
 ];

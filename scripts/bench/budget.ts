@@ -29,7 +29,15 @@ function calls(sb: Sandbox, bucket: Bucket, n: number): Call[] {
   const leads = sb.store.sortedLeads('acme');
   return Array.from({ length: n }, (_, i): Call => {
     if (bucket === 'read') return { bucket, name: 'list_members', path: { workspace: 'acme' }, method: 'GET', url: '/v1/workspaces/acme/members' };
-    if (bucket === 'upstream') return { bucket, name: 'get_workspace', path: { workspace: 'acme' }, query: { include: ['counts'] }, method: 'GET', url: '/v1/workspaces/acme?include=counts' };
+    if (bucket === 'upstream')
+      return {
+        bucket,
+        name: 'get_workspace',
+        path: { workspace: 'acme' },
+        query: { include: ['counts'] },
+        method: 'GET',
+        url: '/v1/workspaces/acme?include=counts',
+      };
     const lead = leads[i % leads.length]!.id;
     return { bucket, name: 'mark_read', path: { workspace: 'acme', lead_id: lead }, method: 'POST', url: `/v1/workspaces/acme/leads/${lead}/read` };
   });
@@ -55,7 +63,14 @@ async function ours(sb: Sandbox, work: Call[]): Promise<Omit<Outcome, 'windows' 
   await client.me();
   await windowStart(WINDOW_MS);
   const served: Record<Bucket, number> = { read: 0, write: 0, upstream: 0 };
-  await Promise.all(work.map((c) => client.call(c.name, { path: c.path, query: c.query }).then(() => served[c.bucket]++, () => undefined)));
+  await Promise.all(
+    work.map((c) =>
+      client.call(c.name, { path: c.path, query: c.query }).then(
+        () => served[c.bucket]++,
+        () => undefined,
+      ),
+    ),
+  );
   await client.close();
   return { served };
 }
@@ -121,8 +136,14 @@ export async function budget(): Promise<Section[]> {
       const runs = [];
       for (let i = 0; i < RUNS; i++) runs.push(await once(kind, strategy));
       rows.push([
-        kind, strategy, runs[0]!.sent, round(median(runs.map((r) => r.served)), 0), `${round((median(runs.map((r) => r.served)) / runs[0]!.sent) * 100, 1)}%`, round(median(runs.map((r) => r.windows)), 0),
-        `${round(median(runs.map((r) => r.utilisation)) * 100, 1)}%`, runs.reduce((a, r) => a + r.refused, 0),
+        kind,
+        strategy,
+        runs[0]!.sent,
+        round(median(runs.map((r) => r.served)), 0),
+        `${round((median(runs.map((r) => r.served)) / runs[0]!.sent) * 100, 1)}%`,
+        round(median(runs.map((r) => r.windows)), 0),
+        `${round(median(runs.map((r) => r.utilisation)) * 100, 1)}%`,
+        runs.reduce((a, r) => a + r.refused, 0),
       ]);
     }
   }

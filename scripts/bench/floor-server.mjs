@@ -16,14 +16,19 @@ const server = new McpServer({ name: 'floor', version: '1.0.0' });
 server.registerTool('list_leads', { description: 'List leads.', inputSchema: { limit: z.number().int().min(1).max(100).optional() } }, ({ limit }) =>
   get(`/v1/workspaces/acme/leads?limit=${limit ?? 20}`),
 );
-server.registerTool('get_lead', { description: 'One lead.', inputSchema: { lead_id: z.string() } }, ({ lead_id }) => get(`/v1/workspaces/acme/leads/${lead_id}`));
+server.registerTool('get_lead', { description: 'One lead.', inputSchema: { lead_id: z.string() } }, ({ lead_id }) =>
+  get(`/v1/workspaces/acme/leads/${lead_id}`),
+);
 server.registerTool('get_conversation', { description: 'A lead conversation.', inputSchema: { lead_id: z.string() } }, ({ lead_id }) =>
   get(`/v1/workspaces/acme/leads/${lead_id}/messages?limit=50&order=desc`),
 );
 for (let i = 4; i <= 46; i++) {
   server.registerTool(
     `tool_${i}`,
-    { description: `Tool ${i}.`, inputSchema: { workspace: z.string().optional(), id: z.string(), limit: z.number().int().optional(), note: z.string().max(2000).optional() } },
+    {
+      description: `Tool ${i}.`,
+      inputSchema: { workspace: z.string().optional(), id: z.string(), limit: z.number().int().optional(), note: z.string().max(2000).optional() },
+    },
     () => get('/v1/me'),
   );
 }

@@ -30,7 +30,13 @@ if (unknown.length) {
   process.exit(2);
 }
 
-const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gib: Math.round(totalmem() / 2 ** 30), node: process.version, platform: process.platform };
+const machine = {
+  cores: cpus().length,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  memory_gib: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  platform: process.platform,
+};
 process.stdout.write(`reply-inbox-mcp benchmarks: ${machine.cores} cores (${machine.cpu}), ${machine.memory_gib} GiB, Node ${machine.node}\n`);
 const started = Date.now();
 const results: Record<string, Section[]> = {};
@@ -45,5 +51,8 @@ for (const name of chosen) {
   process.stdout.write(`\n(${name}: ${((Date.now() - t) / 1000).toFixed(1)} s)\n`);
 }
 await mkdir(`${ROOT}bench`, { recursive: true });
-await writeFile(`${ROOT}bench/results.json`, `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, results }, null, 2)}\n`);
+await writeFile(
+  `${ROOT}bench/results.json`,
+  `${JSON.stringify({ date: new Date().toISOString(), machine, seconds: (Date.now() - started) / 1000, results }, null, 2)}\n`,
+);
 process.stdout.write(`\nWrote bench/results.json (${((Date.now() - started) / 1000).toFixed(0)} s in all).\n`);

@@ -54,7 +54,10 @@ export async function mcpSession(sb: Sandbox, opts: { key?: string; args?: strin
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: opts.floor ? [FLOOR_BIN] : [MCP_BIN, '--log-level', 'silent', ...(opts.args ?? [])],
-    env: { ...process.env, REPLY_INBOX_API_KEY: opts.key ?? sb.keys.admin, REPLY_INBOX_BASE_URL: sb.baseUrl, REPLY_INBOX_WORKSPACE: 'acme' } as Record<string, string>,
+    env: { ...process.env, REPLY_INBOX_API_KEY: opts.key ?? sb.keys.admin, REPLY_INBOX_BASE_URL: sb.baseUrl, REPLY_INBOX_WORKSPACE: 'acme' } as Record<
+      string,
+      string
+    >,
     stderr: 'ignore',
   });
   const client = new Client({ name: 'reply-inbox-bench', version: '1' });

@@ -46,7 +46,15 @@ export async function overhead(): Promise<Section[]> {
       await tool();
       m.push(performance.now() - t);
     }
-    rows.push([name, round(median(a)), round(percentile(a, 95)), round(median(m)), round(percentile(m, 95)), round(median(m) - median(a)), round(median(m) / median(a), 1)]);
+    rows.push([
+      name,
+      round(median(a)),
+      round(percentile(a, 95)),
+      round(median(m)),
+      round(percentile(m, 95)),
+      round(median(m) - median(a)),
+      round(median(m) / median(a), 1),
+    ]);
   }
   await s.close();
 
@@ -72,7 +80,12 @@ export async function overhead(): Promise<Section[]> {
 
   // The limiter alone: run() around an exchange that answers at once, tokens always free.
   const limiter = new Limiter({ figures: { ...SPEC_FIGURES, read: 1_000_000_000 }, refillMarginMs: 50, fallbackWindowMs: 60_000, fastYield: true });
-  const answered: Settlement = { kind: 'response', status: 200, code: undefined, info: { limit: undefined, remaining: undefined, resetMs: undefined, bucket: undefined, retryAfter: undefined } };
+  const answered: Settlement = {
+    kind: 'response',
+    status: 200,
+    code: undefined,
+    info: { limit: undefined, remaining: undefined, resetMs: undefined, bucket: undefined, retryAfter: undefined },
+  };
   const noop = async () => ({ value: 1, settlement: answered });
   const never = new AbortController().signal;
   const runs: number[] = [];
@@ -94,7 +107,12 @@ export async function overhead(): Promise<Section[]> {
       rows: [
         ['bare undici', round(median(bare)), round(percentile(bare, 95)), 0],
         ['ReplyInboxClient (as shipped)', round(median(ours)), round(percentile(ours, 95)), round(median(ours) - median(bare))],
-        ['ReplyInboxClient with stock bottleneck yields', round(median(stockTimes)), round(percentile(stockTimes, 95)), round(median(stockTimes) - median(bare))],
+        [
+          'ReplyInboxClient with stock bottleneck yields',
+          round(median(stockTimes)),
+          round(percentile(stockTimes, 95)),
+          round(median(stockTimes) - median(bare)),
+        ],
         [`Limiter.run, no-op exchange, tokens free (${20 * N} runs)`, round(median(runs), 4), round(percentile(runs, 95), 4), round(median(runs), 4)],
       ],
     },

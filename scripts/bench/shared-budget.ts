@@ -50,12 +50,23 @@ export async function sharedBudget(): Promise<Section[]> {
   const title = 'Shared budget: two servers, one key, one Redis';
   if (spawnSync('redis-server', ['--version']).error) {
     process.stderr.write('\nSKIPPED shared budget: redis-server is not installed (apt-get install -y redis-server).\n');
-    return [{ title, note: 'Skipped.', columns: ['measure', 'value'], rows: [], warnings: ['SKIPPED: redis-server is not installed on this machine (apt-get install -y redis-server).'] }];
+    return [
+      {
+        title,
+        note: 'Skipped.',
+        columns: ['measure', 'value'],
+        rows: [],
+        warnings: ['SKIPPED: redis-server is not installed on this machine (apt-get install -y redis-server).'],
+      },
+    ];
   }
   const redis = await startRedis();
   try {
     const rows = [];
-    for (const [label, url] of [['2 instances, --redis', redis.url], ['2 instances, no Redis', null]] as const) {
+    for (const [label, url] of [
+      ['2 instances, --redis', redis.url],
+      ['2 instances, no Redis', null],
+    ] as const) {
       const r = await run(url);
       rows.push([label, r.perWindow.join(', '), `${(r.share * 100).toFixed(1)}%`, r.refused.rate_limited, r.refused.too_many_concurrent, r.peak, r.failed]);
     }

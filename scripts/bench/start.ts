@@ -33,7 +33,10 @@ export async function start(): Promise<Section[]> {
     }
   }
   const leads = sb.store.sortedLeads('acme');
-  const rss: Record<'ours' | 'floor', { start: number | null; after: number | null }> = { ours: { start: null, after: null }, floor: { start: null, after: null } };
+  const rss: Record<'ours' | 'floor', { start: number | null; after: number | null }> = {
+    ours: { start: null, after: null },
+    floor: { start: null, after: null },
+  };
   for (const who of ['ours', 'floor'] as const) {
     const s = await mcpSession(sb, { floor: who === 'floor' });
     rss[who].start = await rssMiB(s.pid);
@@ -52,7 +55,12 @@ export async function start(): Promise<Section[]> {
       rows: [
         ['spawn → initialize answered (ms, median)', round(ms.ours, 0), round(ms.floor, 0), ratio(ms.ours, ms.floor)],
         ['RSS after start (MiB)', round(rss.ours.start ?? Number.NaN, 1), round(rss.floor.start ?? Number.NaN, 1), ratio(rss.ours.start, rss.floor.start)],
-        [`RSS after ${CALLS} calls (MiB)`, round(rss.ours.after ?? Number.NaN, 1), round(rss.floor.after ?? Number.NaN, 1), ratio(rss.ours.after, rss.floor.after)],
+        [
+          `RSS after ${CALLS} calls (MiB)`,
+          round(rss.ours.after ?? Number.NaN, 1),
+          round(rss.floor.after ?? Number.NaN, 1),
+          ratio(rss.ours.after, rss.floor.after),
+        ],
       ],
     },
   ];

@@ -26,7 +26,8 @@ export async function tokens(): Promise<Section[]> {
   const call = async (name: string, args: Record<string, unknown>) => (await s.client.callTool({ name, arguments: args })) as Result;
 
   const { tools } = await s.client.listTools();
-  const visible = (list: typeof tools) => Buffer.byteLength(JSON.stringify(list.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))));
+  const visible = (list: typeof tools) =>
+    Buffer.byteLength(JSON.stringify(list.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))));
   const triage = await mcpSession(sb, { args: ['--toolsets', 'workspaces,leads,conversations,templates'] });
   const triageTools = (await triage.client.listTools()).tools;
   await triage.close();
@@ -35,7 +36,10 @@ export async function tokens(): Promise<Section[]> {
   const page = await call('list_leads', { limit: 20 });
   const leadId = (page.structuredContent as { data: { id: string }[] }).data[0]!.id;
   const long = store.leadByEmail.get('acme\u0000lena.long@chatty.example')!;
-  const meetingIds = store.meetings.inGroup('acme').filter((m) => !m.outcome && !m.locked).map((m) => m.id);
+  const meetingIds = store.meetings
+    .inGroup('acme')
+    .filter((m) => !m.outcome && !m.locked)
+    .map((m) => m.id);
   const statusLead = store.leads.inGroup('acme').find((l) => l.state === 'active' && l.status === 'interested')!.id;
 
   const rows: [string, Result | number, number | null][] = [
@@ -44,15 +48,47 @@ export async function tokens(): Promise<Section[]> {
     ['list_leads, 20 leads, default (compact) view', page, await raw('list_leads', { query: { limit: 20 } })],
     ['list_leads, 20 leads, view=full', await call('list_leads', { limit: 20, view: 'full' }), await raw('list_leads', { query: { limit: 20 } })],
     ['list_meetings, 20 meetings, default view', await call('list_meetings', { limit: 20 }), await raw('list_meetings', { query: { limit: 20 } })],
-    ['list_event_types, a page of up to 20, default view', await call('list_event_types', { limit: 20 }), await raw('list_event_types', { query: { limit: 20 } })],
+    [
+      'list_event_types, a page of up to 20, default view',
+      await call('list_event_types', { limit: 20 }),
+      await raw('list_event_types', { query: { limit: 20 } }),
+    ],
     ['list_templates, a page of up to 20, default view', await call('list_templates', { limit: 20 }), await raw('list_templates', { query: { limit: 20 } })],
-    ['get_conversation, default, newest lead', await call('get_conversation', { lead_id: leadId }), await raw('get_conversation', { path: { lead_id: leadId }, query: { limit: 50 } })],
-    ['get_conversation, default, a 230-message thread (50 shown)', await call('get_conversation', { lead_id: long.id }), await raw('get_conversation', { path: { lead_id: long.id }, query: { limit: 50 } })],
-    ['write: set_status (id, fields set, effects)', await call('set_status', { lead_id: statusLead, status: 'not_interested' }), await raw('set_status', { path: { lead_id: statusLead }, body: { status: 'not_interested' } })],
-    ['write: set_meeting_outcome', await call('set_meeting_outcome', { meeting_id: meetingIds[0]!, outcome: 'showed' }), await raw('set_meeting_outcome', { path: { meeting_id: meetingIds[0]! }, body: { outcome: 'showed' } })],
-    ['write: create_task', await call('create_task', { lead_id: leadId, due_date: '2026-12-01', notes: 'Send pricing' }), await raw('create_task', { body: { lead_id: leadId, due_date: '2026-12-01', notes: 'Send pricing' } })],
-    [`largest: list_leads max_items 1000, view=full (cut to the ${DEFAULT_MAX_RESULT_BYTES}-byte budget)`, await call('list_leads', { max_items: 1000, view: 'full' }), null],
-    ['largest: get_conversation limit 200, whole bodies, the 230-message thread', await call('get_conversation', { lead_id: long.id, limit: 200, max_body_chars: 100_000 }), await raw('get_conversation', { path: { lead_id: long.id }, query: { limit: 200 } })],
+    [
+      'get_conversation, default, newest lead',
+      await call('get_conversation', { lead_id: leadId }),
+      await raw('get_conversation', { path: { lead_id: leadId }, query: { limit: 50 } }),
+    ],
+    [
+      'get_conversation, default, a 230-message thread (50 shown)',
+      await call('get_conversation', { lead_id: long.id }),
+      await raw('get_conversation', { path: { lead_id: long.id }, query: { limit: 50 } }),
+    ],
+    [
+      'write: set_status (id, fields set, effects)',
+      await call('set_status', { lead_id: statusLead, status: 'not_interested' }),
+      await raw('set_status', { path: { lead_id: statusLead }, body: { status: 'not_interested' } }),
+    ],
+    [
+      'write: set_meeting_outcome',
+      await call('set_meeting_outcome', { meeting_id: meetingIds[0]!, outcome: 'showed' }),
+      await raw('set_meeting_outcome', { path: { meeting_id: meetingIds[0]! }, body: { outcome: 'showed' } }),
+    ],
+    [
+      'write: create_task',
+      await call('create_task', { lead_id: leadId, due_date: '2026-12-01', notes: 'Send pricing' }),
+      await raw('create_task', { body: { lead_id: leadId, due_date: '2026-12-01', notes: 'Send pricing' } }),
+    ],
+    [
+      `largest: list_leads max_items 1000, view=full (cut to the ${DEFAULT_MAX_RESULT_BYTES}-byte budget)`,
+      await call('list_leads', { max_items: 1000, view: 'full' }),
+      null,
+    ],
+    [
+      'largest: get_conversation limit 200, whole bodies, the 230-message thread',
+      await call('get_conversation', { lead_id: long.id, limit: 200, max_body_chars: 100_000 }),
+      await raw('get_conversation', { path: { lead_id: long.id }, query: { limit: 200 } }),
+    ],
     ['largest: list_meetings all', await call('list_meetings', { all: true }), null],
   ];
   const session = await triageSession(call, raw, store.leadByEmail.get(`acme\u0000${INJECTION_EMAIL}`)!.id);
@@ -73,8 +109,8 @@ export async function tokens(): Promise<Section[]> {
       rows: rows.map(row),
     },
     {
-      title: 'Tokens: the demo\'s triage session',
-      note: 'The calls of `npm run demo`\'s triage (find unread interested leads, find the injection lead, read its conversation, list templates, render a draft, set a status): bytes the model reads in each form, summed, against the raw API JSON of the same calls. Target: at most 45% in both forms.',
+      title: "Tokens: the demo's triage session",
+      note: "The calls of `npm run demo`'s triage (find unread interested leads, find the injection lead, read its conversation, list templates, render a draft, set a status): bytes the model reads in each form, summed, against the raw API JSON of the same calls. Target: at most 45% in both forms.",
       columns: ['call', 'text bytes', 'structuredContent bytes', 'raw API JSON bytes'],
       rows: [...session.map((c) => [c.call, c.text, c.json, c.raw]), ['session total', ...totals(session)], ['share of the raw API JSON', ...shares(session)]],
     },

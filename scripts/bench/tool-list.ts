@@ -44,8 +44,8 @@ export async function toolList(): Promise<Section[]> {
         ['first tools/list', round(first.ms), 'ms'],
         ['repeated tools/list, p50', round(median(repeated)), 'ms'],
         ['repeated tools/list, p95', round(percentile(repeated, 95)), 'ms'],
-        ['the server\'s share: first build of the answer, in process', round(inProcess[0]!), 'ms'],
-        ['the server\'s share: a repeated answer, in process, p50', round(median(inProcess.slice(1)), 3), 'ms'],
+        ["the server's share: first build of the answer, in process", round(inProcess[0]!), 'ms'],
+        ["the server's share: a repeated answer, in process, p50", round(median(inProcess.slice(1)), 3), 'ms'],
       ],
     },
   ];

@@ -17,7 +17,10 @@ const RUNS = [
 
 export async function watch(): Promise<Section[]> {
   const sb = await sandbox();
-  const leads = sb.store.sortedLeads('acme').slice(0, 49).map((l) => l.id);
+  const leads = sb.store
+    .sortedLeads('acme')
+    .slice(0, 49)
+    .map((l) => l.id);
   const sessions = await Promise.all(
     RUNS.map(async (r) => {
       const s = await mcpSession(sb, { key: sb.keys[r.key], args: ['--watch-seconds', String(r.seconds), '--scope-refresh-seconds', '0'] });

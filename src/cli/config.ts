@@ -13,8 +13,16 @@ const TOOL_NAMES = TOOL_ENDPOINTS.map((e) => e.name);
 /** Each flag, its env twin and what it means: the README's table is written from this. */
 export const FLAGS = {
   sandbox: { env: 'REPLY_INBOX_SANDBOX', type: 'boolean', help: 'Start the embedded sandbox API in-process and use it (no key needed).' },
-  'sandbox-key': { env: 'REPLY_INBOX_SANDBOX_KEY', type: 'string', help: `Which sandbox key to act as: ${Object.keys(SANDBOX_KEYS).join(', ')} (default admin).` },
-  'sandbox-reply-seconds': { env: 'REPLY_INBOX_SANDBOX_REPLY_SECONDS', type: 'string', help: 'With --sandbox: one seeded lead replies every N seconds, to watch the inbox move (default 0: never).' },
+  'sandbox-key': {
+    env: 'REPLY_INBOX_SANDBOX_KEY',
+    type: 'string',
+    help: `Which sandbox key to act as: ${Object.keys(SANDBOX_KEYS).join(', ')} (default admin).`,
+  },
+  'sandbox-reply-seconds': {
+    env: 'REPLY_INBOX_SANDBOX_REPLY_SECONDS',
+    type: 'string',
+    help: 'With --sandbox: one seeded lead replies every N seconds, to watch the inbox move (default 0: never).',
+  },
   'api-key': { env: 'REPLY_INBOX_API_KEY', type: 'string', help: 'Reply Inbox API key (rik_live_…). Prefer the env variable: flags show in process lists.' },
   'base-url': { env: 'REPLY_INBOX_BASE_URL', type: 'string', help: 'API root, e.g. https://api.example.com (required with --api-key).' },
   workspace: { env: 'REPLY_INBOX_WORKSPACE', type: 'string', help: 'Default workspace slug for tools (default: the only one the key reaches).' },
@@ -22,22 +30,68 @@ export const FLAGS = {
   toolsets: { env: 'REPLY_INBOX_TOOLSETS', type: 'string', help: `Comma list of areas to serve: ${TOOLSETS.join(', ')} (default all).` },
   tools: { env: 'REPLY_INBOX_TOOLS', type: 'string', help: 'Comma list of single tools to serve besides --toolsets.' },
   'log-level': { env: 'REPLY_INBOX_LOG_LEVEL', type: 'string', help: `${LOG_LEVELS.join('|')} (default info; logs go to stderr).` },
-  'scope-refresh-seconds': { env: 'REPLY_INBOX_SCOPE_REFRESH_SECONDS', type: 'string', help: 'Seconds between re-reads of GET /v1/me that follow changes of the key\'s scopes (default 300; 0 turns it off).' },
-  'watch-seconds': { env: 'REPLY_INBOX_WATCH_SECONDS', type: 'string', help: 'Seconds between polls for new replies while a client subscribes to leads or conversations (default 30; 0 turns watching off). Polling keeps to 10% of the key\'s read bucket.' },
-  confirm: { env: 'REPLY_INBOX_CONFIRM', type: 'string', help: 'destructive|writes|never: which writes ask the person first when the client supports elicitation (default destructive; writes asks for every write).' },
+  'scope-refresh-seconds': {
+    env: 'REPLY_INBOX_SCOPE_REFRESH_SECONDS',
+    type: 'string',
+    help: "Seconds between re-reads of GET /v1/me that follow changes of the key's scopes (default 300; 0 turns it off).",
+  },
+  'watch-seconds': {
+    env: 'REPLY_INBOX_WATCH_SECONDS',
+    type: 'string',
+    help: "Seconds between polls for new replies while a client subscribes to leads or conversations (default 30; 0 turns watching off). Polling keeps to 10% of the key's read bucket.",
+  },
+  confirm: {
+    env: 'REPLY_INBOX_CONFIRM',
+    type: 'string',
+    help: 'destructive|writes|never: which writes ask the person first when the client supports elicitation (default destructive; writes asks for every write).',
+  },
   http: { env: 'REPLY_INBOX_HTTP', type: 'string', help: 'Serve MCP over Streamable HTTP at /mcp on [host:]port (default host 127.0.0.1) instead of stdio.' },
-  'http-token': { env: 'REPLY_INBOX_HTTP_TOKEN', type: 'string', help: 'With --http: a secret clients send as Authorization: Bearer; the server then acts with its own key (--api-key or --sandbox).' },
-  'allowed-hosts': { env: 'REPLY_INBOX_ALLOWED_HOSTS', type: 'string', help: 'With --http: comma list of host names clients reach this server by (Host and Origin are checked); * accepts any. Default: loopback names.' },
+  'http-token': {
+    env: 'REPLY_INBOX_HTTP_TOKEN',
+    type: 'string',
+    help: 'With --http: a secret clients send as Authorization: Bearer; the server then acts with its own key (--api-key or --sandbox).',
+  },
+  'allowed-hosts': {
+    env: 'REPLY_INBOX_ALLOWED_HOSTS',
+    type: 'string',
+    help: 'With --http: comma list of host names clients reach this server by (Host and Origin are checked); * accepts any. Default: loopback names.',
+  },
   'max-sessions': { env: 'REPLY_INBOX_MAX_SESSIONS', type: 'string', help: 'With --http: MCP sessions held at once (default 100); more get 503.' },
-  'max-result-bytes': { env: 'REPLY_INBOX_MAX_RESULT_BYTES', type: 'string', help: 'Byte budget of one tool result or resource read, text and structuredContent alike (default 24576); longer lists are cut at an item, with the arguments that read the rest.' },
-  'max-sessions-per-key': { env: 'REPLY_INBOX_MAX_SESSIONS_PER_KEY', type: 'string', help: 'With --http (keys from requests): sessions one key may hold (default 10); a new one closes that key\'s oldest idle session, or gets 503.' },
-  'auth-failures-per-minute': { env: 'REPLY_INBOX_AUTH_FAILURES_PER_MINUTE', type: 'string', help: 'With --http: failed authentications one client address may make per minute before it gets 429 (default 20; 0 turns the limit off).' },
-  'drain-seconds': { env: 'REPLY_INBOX_DRAIN_SECONDS', type: 'string', help: 'On SIGTERM/SIGINT (or stdin closing): seconds the calls in flight may take to be answered; calls still queued then answer "cancelled, not sent" (default 30).' },
-  redis: { env: 'REPLY_INBOX_REDIS_URL', type: 'string', help: 'redis://… shared by every instance (several, comma-separated: a Redis Cluster\'s seed nodes): each key\'s rate buckets and concurrency live there (default: in-process).' },
+  'max-result-bytes': {
+    env: 'REPLY_INBOX_MAX_RESULT_BYTES',
+    type: 'string',
+    help: 'Byte budget of one tool result or resource read, text and structuredContent alike (default 24576); longer lists are cut at an item, with the arguments that read the rest.',
+  },
+  'max-sessions-per-key': {
+    env: 'REPLY_INBOX_MAX_SESSIONS_PER_KEY',
+    type: 'string',
+    help: "With --http (keys from requests): sessions one key may hold (default 10); a new one closes that key's oldest idle session, or gets 503.",
+  },
+  'auth-failures-per-minute': {
+    env: 'REPLY_INBOX_AUTH_FAILURES_PER_MINUTE',
+    type: 'string',
+    help: 'With --http: failed authentications one client address may make per minute before it gets 429 (default 20; 0 turns the limit off).',
+  },
+  'drain-seconds': {
+    env: 'REPLY_INBOX_DRAIN_SECONDS',
+    type: 'string',
+    help: 'On SIGTERM/SIGINT (or stdin closing): seconds the calls in flight may take to be answered; calls still queued then answer "cancelled, not sent" (default 30).',
+  },
+  redis: {
+    env: 'REPLY_INBOX_REDIS_URL',
+    type: 'string',
+    help: "redis://… shared by every instance (several, comma-separated: a Redis Cluster's seed nodes): each key's rate buckets and concurrency live there (default: in-process).",
+  },
 } as const;
 export type FlagName = keyof typeof FLAGS;
 
-const csv = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+const csv = (s: string | undefined) =>
+  s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : undefined;
 const truthy = (s: string | undefined) => s !== undefined && /^(1|true|yes|on)$/i.test(s);
 
 /** A whole number of seconds up to `max`, as a flag or env variable gives it. */
@@ -70,17 +124,29 @@ const configSchema = z.strictObject({
   httpToken: z
     .string()
     .min(16, 'use a secret of at least 16 characters')
-    .regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'use only letters, digits and - . _ ~ + / (no spaces or quotes): clients send it as Authorization: Bearer <token>, where nothing else can match')
+    .regex(
+      /^[A-Za-z0-9\-._~+/]+=*$/,
+      'use only letters, digits and - . _ ~ + / (no spaces or quotes): clients send it as Authorization: Bearer <token>, where nothing else can match',
+    )
     .optional(),
-  allowedHosts: z.array(z.string().regex(/^(\*|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host names, e.g. mcp.example.com,localhost')).optional(),
+  allowedHosts: z
+    .array(z.string().regex(/^(\*|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, 'expected host names, e.g. mcp.example.com,localhost'))
+    .optional(),
   maxSessions: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
-  maxResultBytes: z.string().regex(/^\d+$/, 'must be a whole number of bytes').transform(Number).pipe(z.number().min(4_096, 'must be at least 4096').max(10_485_760, 'must be at most 10485760')),
+  maxResultBytes: z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number of bytes')
+    .transform(Number)
+    .pipe(z.number().min(4_096, 'must be at least 4096').max(10_485_760, 'must be at most 10485760')),
   maxSessionsPerKey: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
   authFailuresPerMinute: z.string().regex(/^\d+$/, 'must be a whole number (0 turns the limit off)').transform(Number).pipe(z.number().max(1_000_000)),
   drainSeconds: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().max(3_600)),
   redis: z
     .string()
-    .refine((s) => s.split(',').every((u) => /^rediss?:\/\/\S+$/.test(u.trim()) && URL.canParse(u.trim())), 'expected redis://host:port or rediss://…, or several comma-separated for a Redis Cluster')
+    .refine(
+      (s) => s.split(',').every((u) => /^rediss?:\/\/\S+$/.test(u.trim()) && URL.canParse(u.trim())),
+      'expected redis://host:port or rediss://…, or several comma-separated for a Redis Cluster',
+    )
     .optional(),
 });
 export type Config = z.infer<typeof configSchema>;
@@ -139,7 +205,9 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
   // Over HTTP without --http-token each request brings its own key: the server holds none.
   const keyFromRequests = c.http !== undefined && c.httpToken === undefined;
   if (keyFromRequests && c.apiKey) {
-    throw new ConfigError('With --http each request brings its key (Authorization: Bearer). To serve with a configured key, protect the endpoint with --http-token.');
+    throw new ConfigError(
+      'With --http each request brings its key (Authorization: Bearer). To serve with a configured key, protect the endpoint with --http-token.',
+    );
   }
   if (keyFromRequests && !c.sandbox) {
     if (!c.baseUrl) throw new ConfigError('No API root: set REPLY_INBOX_BASE_URL (or --base-url).');
@@ -152,7 +220,8 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
   } else if (c.apiKey) {
     throw new ConfigError('--sandbox uses a sandbox key (see --sandbox-key); do not also pass --api-key.');
   }
-  if (!c.sandbox && c.sandboxReplySeconds > 0) throw new ConfigError('--sandbox-reply-seconds makes the embedded sandbox\'s leads reply: use it with --sandbox.');
+  if (!c.sandbox && c.sandboxReplySeconds > 0)
+    throw new ConfigError("--sandbox-reply-seconds makes the embedded sandbox's leads reply: use it with --sandbox.");
   return c;
 }
 
@@ -164,11 +233,21 @@ function checkHttp(c: Config): void {
     return;
   }
   if (!isLoopback(c.http.host) && c.allowedHosts === undefined) {
-    throw new ConfigError(`--allowed-hosts: listening on ${c.http.host}, list the host names clients use to reach this server (or * when a proxy in front checks Host).`);
+    throw new ConfigError(
+      `--allowed-hosts: listening on ${c.http.host}, list the host names clients use to reach this server (or * when a proxy in front checks Host).`,
+    );
   }
 }
 
 export function usage(): string {
   const rows = Object.entries(FLAGS).map(([k, f]) => `  --${k.padEnd(24)} ${f.env.padEnd(36)} ${f.help}`);
-  return ['reply-inbox-mcp: an MCP server (stdio, or Streamable HTTP with --http) for the Reply Inbox API v1', '', 'Flags (env twin in the second column):', ...rows, '  -h, --help', '  --version', ''].join('\n');
+  return [
+    'reply-inbox-mcp: an MCP server (stdio, or Streamable HTTP with --http) for the Reply Inbox API v1',
+    '',
+    'Flags (env twin in the second column):',
+    ...rows,
+    '  -h, --help',
+    '  --version',
+    '',
+  ].join('\n');
 }

@@ -28,7 +28,15 @@ interface Parts {
 const USER_AGENT = `reply-inbox-mcp/${VERSION}`;
 
 function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void, me?: CallResult): ReplyInboxClient {
-  return new ReplyInboxClient({ apiKey, baseUrl: p.baseUrl, logger: p.log.child({ part: 'client' }), userAgent: USER_AGENT, onLimiterEvent, sharedLimits: p.store, me: me as CallResult<Me> | undefined });
+  return new ReplyInboxClient({
+    apiKey,
+    baseUrl: p.baseUrl,
+    logger: p.log.child({ part: 'client' }),
+    userAgent: USER_AGENT,
+    onLimiterEvent,
+    sharedLimits: p.store,
+    me: me as CallResult<Me> | undefined,
+  });
 }
 
 /** One poller per client, so per key: every session of the key shares it (none when watching is off). */
@@ -139,12 +147,18 @@ async function main(): Promise<number> {
   let sandbox: Sandbox | null = null;
   if (config.sandbox) {
     const { startSandbox } = await import('../sandbox/index.js');
-    sandbox = await startSandbox({ port: 0, replyEverySeconds: config.sandboxReplySeconds, logLevel: config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn' });
+    sandbox = await startSandbox({
+      port: 0,
+      replyEverySeconds: config.sandboxReplySeconds,
+      logLevel: config.logLevel === 'debug' || config.logLevel === 'trace' ? config.logLevel : 'warn',
+    });
     log.info({ base_url: sandbox.baseUrl, key: config.sandboxKey }, 'embedded sandbox started');
   }
   const apiKey = sandbox ? SANDBOX_KEYS[config.sandboxKey] : config.apiKey;
   const baseUrl = sandbox ? sandbox.baseUrl : config.baseUrl!;
-  const store = config.redis ? new (await import('../client/redis-store.js')).RedisLimitStore({ url: config.redis, logger: log.child({ part: 'redis' }) }) : undefined;
+  const store = config.redis
+    ? new (await import('../client/redis-store.js')).RedisLimitStore({ url: config.redis, logger: log.child({ part: 'redis' }) })
+    : undefined;
   const parts: Parts = { config, log, baseUrl, apiKey, store, sandbox };
   if (config.http) {
     try {
@@ -173,7 +187,14 @@ async function main(): Promise<number> {
     await shutdown();
     return 1;
   }
-  log.info({ tools: server.toolNames.length, hidden: server.hiddenTools.filter((h) => h.reason !== 'not_selected').length, workspace: server.defaultWorkspace ?? null }, 'serving over stdio');
+  log.info(
+    {
+      tools: server.toolNames.length,
+      hidden: server.hiddenTools.filter((h) => h.reason !== 'not_selected').length,
+      workspace: server.defaultWorkspace ?? null,
+    },
+    'serving over stdio',
+  );
   await serveStdio(server, { drainTimeoutMs: config.drainSeconds * 1000, cancelQueued: () => client.close() });
   await shutdown();
   return 0;

@@ -38,9 +38,18 @@ async function main() {
   try {
     ({ values } = parseArgs({
       options: {
-        host: { type: 'string' }, port: { type: 'string' }, seed: { type: 'string' }, now: { type: 'string' },
-        leads: { type: 'string' }, 'rate-window-ms': { type: 'string' }, 'rate-limits': { type: 'string' },
-        faults: { type: 'string' }, 'reply-every-seconds': { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        seed: { type: 'string' },
+        now: { type: 'string' },
+        leads: { type: 'string' },
+        'rate-window-ms': { type: 'string' },
+        'rate-limits': { type: 'string' },
+        faults: { type: 'string' },
+        'reply-every-seconds': { type: 'string' },
+        'log-level': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
       },
       strict: true,
     }));

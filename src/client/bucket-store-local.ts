@@ -84,7 +84,13 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
     }
     const { info, status, code } = s;
     const window = this.ctx.window.place(info.resetMs);
-    const named = new Set(describedBuckets(spent.map((a) => a.bucket), info, (b) => this.buckets[b].serverLimit));
+    const named = new Set(
+      describedBuckets(
+        spent.map((a) => a.bucket),
+        info,
+        (b) => this.buckets[b].serverLimit,
+      ),
+    );
     const counted = status !== 429 && window === 'current';
     for (const a of spent) {
       const seen = named.has(a.bucket) && window === 'current' ? { limit: info.limit, remaining: info.remaining } : undefined;
@@ -115,19 +121,22 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
   }
 
   private scheduleUndrain(until: number): void {
-    const t = setTimeout(() => {
-      this.drainTimers.delete(t);
-      const now = Date.now();
-      const ended: Bucket[] = [];
-      for (const a of Object.values(this.buckets)) {
-        if (a.drained && (a.refillsAt ?? 0) <= now) {
-          a.undrain(now);
-          this.exhaustedNoted.delete(a.bucket);
-          ended.push(a.bucket);
+    const t = setTimeout(
+      () => {
+        this.drainTimers.delete(t);
+        const now = Date.now();
+        const ended: Bucket[] = [];
+        for (const a of Object.values(this.buckets)) {
+          if (a.drained && (a.refillsAt ?? 0) <= now) {
+            a.undrain(now);
+            this.exhaustedNoted.delete(a.bucket);
+            ended.push(a.bucket);
+          }
         }
-      }
-      if (ended.length) this.ctx.emit({ type: 'refill', buckets: ended, windowEnd: this.ctx.window.end });
-    }, Math.max(0, until - Date.now()));
+        if (ended.length) this.ctx.emit({ type: 'refill', buckets: ended, windowEnd: this.ctx.window.end });
+      },
+      Math.max(0, until - Date.now()),
+    );
     t.unref();
     this.drainTimers.add(t);
   }
@@ -151,7 +160,15 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
   }
 
   bucketState(a: BucketAccount): BucketState {
-    return { bucket: a.bucket, limit: a.limit, limitSource: a.limitSource, available: a.available(), outstanding: a.outstanding, queued: a.queued(), drained: a.drained };
+    return {
+      bucket: a.bucket,
+      limit: a.limit,
+      limitSource: a.limitSource,
+      available: a.available(),
+      outstanding: a.outstanding,
+      queued: a.queued(),
+      drained: a.drained,
+    };
   }
 
   unavailable(): null {

@@ -116,7 +116,13 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
     const { window } = this.ctx;
     const placed = window.place(info.resetMs);
     if (window.end !== null) this.voidAt(window.end);
-    const named = new Set(describedBuckets(spent.map((b) => b.bucket), info, (b) => this.buckets[b].serverLimit));
+    const named = new Set(
+      describedBuckets(
+        spent.map((b) => b.bucket),
+        info,
+        (b) => this.buckets[b].serverLimit,
+      ),
+    );
     const counted = status !== 429 && placed === 'current';
     // A header of a window that already ended by our clock must not clamp the next one, which another instance may have refilled.
     const open = info.resetMs === undefined || Date.now() < info.resetMs;
@@ -125,7 +131,11 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
     for (const b of spent) {
       const describes = named.has(b.bucket) && placed === 'current';
       if (describes && info.limit !== undefined && info.limit > 0) {
-        work.push(b.setLimit(info.limit, 'header').then((changed) => changed && this.ctx.emit({ type: 'limit_changed', bucket: b.bucket, limit: b.limit, source: 'header' })));
+        work.push(
+          b
+            .setLimit(info.limit, 'header')
+            .then((changed) => changed && this.ctx.emit({ type: 'limit_changed', bucket: b.bucket, limit: b.limit, source: 'header' })),
+        );
       }
       if (drained.includes(b)) {
         b.drained = true;
@@ -137,7 +147,8 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
       }
     }
     if (status === 429 && code === 'too_many_concurrent') this.ctx.emit({ type: 'too_many_concurrent', retryAfter: info.retryAfter });
-    for (const b of drained) this.ctx.emit({ type: 'rate_limited', bucket: named.size > 0 ? b.bucket : null, retryAfter: info.retryAfter, refillAt: window.turnsAt ?? Date.now() });
+    for (const b of drained)
+      this.ctx.emit({ type: 'rate_limited', bucket: named.size > 0 ? b.bucket : null, retryAfter: info.retryAfter, refillAt: window.turnsAt ?? Date.now() });
     if (drained.length) window.ensureTimer();
     await Promise.all(work);
   }
@@ -226,7 +237,15 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
   }
 
   bucketState(b: SharedBucket): BucketState {
-    return { bucket: b.bucket, limit: b.limit, limitSource: b.limitSource, available: b.lastSeen, outstanding: b.outstanding, queued: b.queued(), drained: b.drained };
+    return {
+      bucket: b.bucket,
+      limit: b.limit,
+      limitSource: b.limitSource,
+      available: b.lastSeen,
+      outstanding: b.outstanding,
+      queued: b.queued(),
+      drained: b.drained,
+    };
   }
 
   unavailable(): string | null {

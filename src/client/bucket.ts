@@ -26,7 +26,11 @@ export class BucketAccount {
   private outstandingCount = 0;
   private drainedUntil = 0;
 
-  constructor(readonly bucket: Bucket, limit: number, cap = Number.POSITIVE_INFINITY) {
+  constructor(
+    readonly bucket: Bucket,
+    limit: number,
+    cap = Number.POSITIVE_INFINITY,
+  ) {
     this.limitValue = limit;
     this.source = 'spec';
     this.cap = cap;

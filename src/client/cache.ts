@@ -22,7 +22,10 @@ export class ResponseCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly inFlight = new Map<string, Promise<T>>();
 
-  constructor(private readonly ttls: Readonly<Record<string, number>>, private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly ttls: Readonly<Record<string, number>>,
+    private readonly clock: () => number = Date.now,
+  ) {}
 
   /** 0 when the endpoint is not cached. */
   ttlOf(endpoint: string): number {

@@ -18,7 +18,19 @@ import {
 } from './errors.js';
 import { AbortedExchange, type BodyLimits, DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
 import { Limiter } from './limiter.js';
-import { Dropped, type LimiterEvent, type LimiterOptions, type LimiterState, LimiterUnavailable, NoTokenInTime, PRIORITY_AGAIN, type RateFigures, type RateLimiter, SPEC_FIGURES, type Settlement } from './limiter-types.js';
+import {
+  Dropped,
+  type LimiterEvent,
+  type LimiterOptions,
+  type LimiterState,
+  LimiterUnavailable,
+  NoTokenInTime,
+  PRIORITY_AGAIN,
+  type RateFigures,
+  type RateLimiter,
+  SPEC_FIGURES,
+  type Settlement,
+} from './limiter-types.js';
 import { type PageOptions, paginate } from './paginate.js';
 import { type RateInfo, readRateInfo } from './rate-headers.js';
 import type { RedisLimitStore } from './redis-store.js';
@@ -245,7 +257,13 @@ export class ReplyInboxClient {
     const signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
     const aborted = (sent: Sent, waitingFor?: string): ReplyInboxError => {
       if (caller?.aborted) return new CancelledError(e.name, sent);
-      const err = new TimeoutError(e.name, `${e.name} did not finish within its ${deadlineMs} ms deadline${waitingFor ? ` (still waiting for the ${waitingFor} bucket)` : ''}.`, 'deadline', sent, waitingFor);
+      const err = new TimeoutError(
+        e.name,
+        `${e.name} did not finish within its ${deadlineMs} ms deadline${waitingFor ? ` (still waiting for the ${waitingFor} bucket)` : ''}.`,
+        'deadline',
+        sent,
+        waitingFor,
+      );
       return sent === 'maybe' && e.write ? this.unknownOutcome(p, opts, err) : err;
     };
     try {
@@ -266,7 +284,12 @@ export class ReplyInboxClient {
         if (failure instanceof ApiError) Object.assign(failure, { attempts: attempt });
         const d = decide(e, failure, attempt, this.retry);
         const wait = d.retry ? Math.max(d.delayMs, this.refillWait(failure)) : 0;
-        if (!d.retry || failure instanceof CancelledError || (failure instanceof TimeoutError && failure.phase === 'deadline') || Date.now() + wait >= deadlineAt) {
+        if (
+          !d.retry ||
+          failure instanceof CancelledError ||
+          (failure instanceof TimeoutError && failure.phase === 'deadline') ||
+          Date.now() + wait >= deadlineAt
+        ) {
           throw this.final(p, opts, failure);
         }
         this.log.warn({ endpoint: e.name, attempt, code: failure.code, waitMs: wait }, 'retrying');
@@ -333,7 +356,10 @@ export class ReplyInboxClient {
       const settlement: Settlement = { kind: 'response', status: res.status, code: error?.code, info };
       return { value: error ? { ok: false, error, res } : { ok: true, res }, settlement };
     } catch (err) {
-      const failure = err instanceof AbortedExchange || err instanceof NetworkError || err instanceof TimeoutError ? err : new NetworkError(e.name, 'The request failed.', 'maybe', undefined, err);
+      const failure =
+        err instanceof AbortedExchange || err instanceof NetworkError || err instanceof TimeoutError
+          ? err
+          : new NetworkError(e.name, 'The request failed.', 'maybe', undefined, err);
       this.log.debug({ endpoint: e.name, ms: Date.now() - started, failure: failure instanceof AbortedExchange ? 'aborted' : failure.code }, 'request failed');
       return { value: { ok: false, error: failure }, settlement: failure.sent === 'no' ? { kind: 'not_sent' } : { kind: 'lost' } };
     }
@@ -352,7 +378,13 @@ export class ReplyInboxClient {
     try {
       data = res.body.length ? parseJson(res.body) : null;
     } catch {
-      throw new ApiError({ status: res.status, code: 'invalid_response', message: `${e.name} answered with a body that is not JSON.`, endpoint: e.name, attempts });
+      throw new ApiError({
+        status: res.status,
+        code: 'invalid_response',
+        message: `${e.name} answered with a body that is not JSON.`,
+        endpoint: e.name,
+        attempts,
+      });
     }
     if (e.tellsLimits) this.applyMe(data);
     return { ...base, data: data as T };

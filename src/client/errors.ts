@@ -153,7 +153,11 @@ export class BucketSpentError extends ReplyInboxError {
   constructor(endpoint: string, bucket: string, refillAt: number) {
     const seconds = Math.max(1, Math.ceil((refillAt - Date.now()) / 1000));
     const at = new Date(refillAt).toISOString();
-    super('rate_limited', endpoint, `${endpoint} was not sent: the ${bucket} bucket is spent and refills at ${at} (in ${seconds} s), after this call's deadline.`);
+    super(
+      'rate_limited',
+      endpoint,
+      `${endpoint} was not sent: the ${bucket} bucket is spent and refills at ${at} (in ${seconds} s), after this call's deadline.`,
+    );
     this.bucket = bucket;
     this.refill_at = at;
     this.retry_after = seconds;

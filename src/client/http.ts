@@ -62,7 +62,10 @@ export class Http {
   private readonly agent: Agent;
   private readonly origin: string;
 
-  constructor(baseUrl: string, private readonly timeouts: Timeouts) {
+  constructor(
+    baseUrl: string,
+    private readonly timeouts: Timeouts,
+  ) {
     this.origin = new URL(baseUrl).origin;
     this.agent = new Agent({
       connect: { timeout: timeouts.connectMs },

@@ -23,10 +23,24 @@ export function apiErrorOf(e: Endpoint, res: HttpResponse, info: RateInfo = read
   const env = errorEnvelopeSchema.safeParse(parsed);
   if (env.success) {
     const x = env.data.error;
-    return new ApiError({ status: res.status, code: x.code, message: x.message, endpoint: e.name, param: x.param, required_scope: x.required_scope, retry_after: x.retry_after ?? info.retryAfter });
+    return new ApiError({
+      status: res.status,
+      code: x.code,
+      message: x.message,
+      endpoint: e.name,
+      param: x.param,
+      required_scope: x.required_scope,
+      retry_after: x.retry_after ?? info.retryAfter,
+    });
   }
   const code = res.status === 429 ? 'rate_limited' : res.status === 502 ? 'upstream_error' : res.status >= 500 ? 'internal_error' : `http_${res.status}`;
-  return new ApiError({ status: res.status, code, message: `${e.name} answered HTTP ${res.status} without an error body.`, endpoint: e.name, retry_after: info.retryAfter });
+  return new ApiError({
+    status: res.status,
+    code,
+    message: `${e.name} answered HTTP ${res.status} without an error body.`,
+    endpoint: e.name,
+    retry_after: info.retryAfter,
+  });
 }
 
 /** An answer over the body limit, dropped unread: the call fails saying so (a retry would meet the same answer). */
@@ -65,7 +79,14 @@ export class KeyProbe {
     // pattern of every known secret, which for a flood of made-up keys cost 257 MB of RSS and
     // 13x the time over 3,000 keys. Its key shape is still redacted, and a refusal goes back
     // only to the caller who sent the key.
-    const res = await this.http.send({ endpoint: GET_ME.name, method: 'GET', path: '/v1/me', headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json', 'user-agent': this.userAgent }, signal, maxBodyBytes: DEFAULT_BODY_LIMITS.json });
+    const res = await this.http.send({
+      endpoint: GET_ME.name,
+      method: 'GET',
+      path: '/v1/me',
+      headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json', 'user-agent': this.userAgent },
+      signal,
+      maxBodyBytes: DEFAULT_BODY_LIMITS.json,
+    });
     if (res.tooLarge) throw tooLargeError(GET_ME, res);
     if (res.status >= 400) throw apiErrorOf(GET_ME, res);
     let data: unknown;

@@ -52,10 +52,7 @@ export interface LimiterState {
 }
 
 /** How an exchange ended, for the accounts: what the service counted and what it said. */
-export type Settlement =
-  | { kind: 'not_sent' }
-  | { kind: 'lost' }
-  | { kind: 'response'; status: number; code: string | undefined; info: RateInfo };
+export type Settlement = { kind: 'not_sent' } | { kind: 'lost' } | { kind: 'response'; status: number; code: string | undefined; info: RateInfo };
 
 export interface LimiterOptions {
   /** The figures to start from (the spec's) until GET /v1/me or the headers say otherwise. */

@@ -63,7 +63,12 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     this.concurrencyCap = caps.max_concurrent ?? Number.POSITIVE_INFINITY;
     this.maxConcurrent = Math.min(opts.figures.max_concurrent, this.concurrencyCap);
     this.window = new ServerWindow({ marginMs: opts.refillMarginMs, fallbackMs: opts.fallbackWindowMs, onTurn: (ended) => this.store.turn(ended) });
-    const ctx: StoreContext = { window: this.window, emit: (e) => this.emit(e), maxConcurrent: () => this.maxConcurrent, down: (reason) => this.storeDown(reason) };
+    const ctx: StoreContext = {
+      window: this.window,
+      emit: (e) => this.emit(e),
+      maxConcurrent: () => this.maxConcurrent,
+      down: (reason) => this.storeDown(reason),
+    };
     this.store = makeStore ? makeStore(ctx) : (new LocalBucketStore(opts, ctx) as unknown as BucketStore<B>);
     this.concurrency = this.store.concurrency(this.maxConcurrent);
     this.started = this.store.start(this.concurrency, this.maxConcurrent);

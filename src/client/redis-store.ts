@@ -62,7 +62,10 @@ export class RedisLimitStore {
     this.heartbeatMs = o.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.idleMs = o.idleMs ?? DEFAULT_IDLE_MS;
     this.downGraceMs = o.downGraceMs ?? STORE_GRACE_MS;
-    const urls = o.url.split(',').map((u) => u.trim()).filter(Boolean);
+    const urls = o.url
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
     // Few retries per command: the limiter retries its own jobs until the call's deadline.
     const options = { maxRetriesPerRequest: 2, connectionName: 'reply-inbox-mcp' };
     // Required here, not imported: a server without --redis never loads ioredis (it costs start-up time).

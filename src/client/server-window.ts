@@ -59,10 +59,13 @@ export class ServerWindow {
     if (this.closed) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.turn();
-    }, Math.max(0, at - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.turn();
+      },
+      Math.max(0, at - Date.now()),
+    );
     this.timer.unref();
   }
 

@@ -59,7 +59,12 @@ function buildPath(e: Endpoint, given: Readonly<Record<string, string>>): string
   for (const name of Object.keys(given)) {
     if (!(name in e.pathIds)) {
       const known = Object.keys(e.pathIds);
-      throw new ValidationError('invalid_request', e.name, `${e.name} has no path parameter '${name}'.${known.length ? ` It takes: ${known.join(', ')}.` : ''}`, name);
+      throw new ValidationError(
+        'invalid_request',
+        e.name,
+        `${e.name} has no path parameter '${name}'.${known.length ? ` It takes: ${known.join(', ')}.` : ''}`,
+        name,
+      );
     }
   }
   let out = e.path;
@@ -67,7 +72,13 @@ function buildPath(e: Endpoint, given: Readonly<Record<string, string>>): string
     const v = given[name];
     if (v === undefined || v === '') throw new ValidationError('invalid_request', e.name, `Path parameter '${name}' is required.`, name);
     if (kind === 'workspace') {
-      if (!isWorkspaceSlug(v)) throw new ValidationError('invalid_request', e.name, `'${name}' must be a workspace slug (lowercase letters, digits, hyphens), as listed by list_workspaces.`, name);
+      if (!isWorkspaceSlug(v))
+        throw new ValidationError(
+          'invalid_request',
+          e.name,
+          `'${name}' must be a workspace slug (lowercase letters, digits, hyphens), as listed by list_workspaces.`,
+          name,
+        );
     } else if (!isId(kind, v)) {
       throw new ValidationError('invalid_id', e.name, `'${name}' must be ${idShape(kind)}.`, name);
     }

@@ -41,7 +41,11 @@ export class InvalidResponseError extends ToolError {
   readonly idempotent: boolean;
   readonly check: string | null;
   constructor(e: Endpoint, where: string, check: string | null) {
-    super('invalid_response', e.name, `The API answered ${e.name} with a body that is not ${e.returns === 'list' ? `a list of ${e.resource}` : `a ${e.resource}`} (${where}).`);
+    super(
+      'invalid_response',
+      e.name,
+      `The API answered ${e.name} with a body that is not ${e.returns === 'list' ? `a list of ${e.resource}` : `a ${e.resource}`} (${where}).`,
+    );
     this.write = e.write;
     this.idempotent = e.idempotent;
     this.check = check;
@@ -50,19 +54,46 @@ export class InvalidResponseError extends ToolError {
 
 /** The tool that lists ids of each kind, for "what to do next" sentences. */
 const LISTED_BY: Record<string, string> = {
-  lead_id: 'list_leads', lead_ids: 'list_leads', task_id: 'list_tasks', meeting_id: 'list_meetings', event_type_id: 'list_event_types',
-  template_id: 'list_templates', attachment_id: 'get_conversation', message_id: 'get_conversation', member_ids: 'list_members', member_id: 'list_members',
-  assignee_id: 'list_members', tag_ids: 'list_lead_tags', lead_tag_id: 'list_lead_tags', campaign_id: 'list_campaigns',
-  folder_id: 'list_template_folders', workspace: 'list_workspaces', host_id: 'get_me', author_id: 'get_me',
+  lead_id: 'list_leads',
+  lead_ids: 'list_leads',
+  task_id: 'list_tasks',
+  meeting_id: 'list_meetings',
+  event_type_id: 'list_event_types',
+  template_id: 'list_templates',
+  attachment_id: 'get_conversation',
+  message_id: 'get_conversation',
+  member_ids: 'list_members',
+  member_id: 'list_members',
+  assignee_id: 'list_members',
+  tag_ids: 'list_lead_tags',
+  lead_tag_id: 'list_lead_tags',
+  campaign_id: 'list_campaigns',
+  folder_id: 'list_template_folders',
+  workspace: 'list_workspaces',
+  host_id: 'get_me',
+  author_id: 'get_me',
 };
 
 export interface ToolErrorBody {
-  error: { code: string; message: string; status: number | null; param?: string; required_scope?: string; retry_after?: number; bucket?: string; refill_at?: string };
+  error: {
+    code: string;
+    message: string;
+    status: number | null;
+    param?: string;
+    required_scope?: string;
+    retry_after?: number;
+    bucket?: string;
+    refill_at?: string;
+  };
   next_step: string;
 }
 
 /** One sentence on what to do next, by code. */
-export function nextStep(code: string, tool: string, e: { param?: string; required_scope?: string; retry_after?: number; check?: string; bucket?: string }): string {
+export function nextStep(
+  code: string,
+  tool: string,
+  e: { param?: string; required_scope?: string; retry_after?: number; check?: string; bucket?: string },
+): string {
   const p = e.param;
   const lister = p ? LISTED_BY[p] : undefined;
   switch (code) {
@@ -75,7 +106,9 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
     case 'invalid_cursor':
       return `Call ${tool} again without cursor to start from the first page.`;
     case 'not_found':
-      return lister ? `Check ${p} with ${lister}; objects of another workspace read as not found.` : 'Check the ids and the workspace; objects of another workspace read as not found.';
+      return lister
+        ? `Check ${p} with ${lister}; objects of another workspace read as not found.`
+        : 'Check the ids and the workspace; objects of another workspace read as not found.';
     case 'insufficient_scope':
       return `This key lacks the scope ${e.required_scope ?? 'needed'}; get_me lists what it can do. Ask an admin for a key with that scope.`;
     case 'workspace_forbidden':
@@ -87,7 +120,7 @@ export function nextStep(code: string, tool: string, e: { param?: string; requir
     case 'key_expired':
     case 'owner_deactivated':
     case 'test_keys_unsupported':
-      return 'The server\'s API key cannot be used; a person must configure a valid live key (REPLY_INBOX_API_KEY). Retrying will not help.';
+      return "The server's API key cannot be used; a person must configure a valid live key (REPLY_INBOX_API_KEY). Retrying will not help.";
     case 'rate_limited':
       if (e.bucket) {
         return `Nothing was sent. The ${e.bucket} bucket refills in ${e.retry_after ?? 60} seconds: call ${tool} again then. Meanwhile, tools that do not spend the ${e.bucket} bucket still work.`;
@@ -197,7 +230,12 @@ export function argumentError(tool: { name: string; input: z.ZodObject; endpoint
   const issue = error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
     const key = String(issue.keys[0]);
-    return new ValidationError('invalid_request', tool.name, `Unknown argument '${key}'. ${tool.name} takes: ${Object.keys(tool.input.shape).join(', ')}.`, key);
+    return new ValidationError(
+      'invalid_request',
+      tool.name,
+      `Unknown argument '${key}'. ${tool.name} takes: ${Object.keys(tool.input.shape).join(', ')}.`,
+      key,
+    );
   }
   const param = issue.path.map(String).join('.') || undefined;
   const top = String(issue.path[0] ?? '');

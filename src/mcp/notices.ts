@@ -4,7 +4,14 @@ import type { Logger } from 'pino';
 import type { LimiterEvent } from '../client/index.js';
 
 const TO_PINO: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
-  debug: 'debug', info: 'info', notice: 'info', warning: 'warn', error: 'error', critical: 'fatal', alert: 'fatal', emergency: 'fatal',
+  debug: 'debug',
+  info: 'info',
+  notice: 'info',
+  warning: 'warn',
+  error: 'error',
+  critical: 'fatal',
+  alert: 'fatal',
+  emergency: 'fatal',
 };
 /** Notices made before a client is connected wait for it, up to this many. */
 const MAX_PENDING = 20;

@@ -32,9 +32,7 @@ export interface Ctx {
   page(): PageRequest;
 }
 
-export type HandlerResult =
-  | { status?: number; body: unknown }
-  | { binary: Buffer; filename: string };
+export type HandlerResult = { status?: number; body: unknown } | { binary: Buffer; filename: string };
 
 export type Handler = (ctx: Ctx) => HandlerResult | Promise<HandlerResult>;
 export type Handlers = Readonly<Record<string, Handler>>;

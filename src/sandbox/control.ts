@@ -35,23 +35,47 @@ export function simulateInboundReply(store: Store, leadId: string, at?: Date): R
   const when = iso(whenMs);
   const paragraphs = ['Circling back on this: is the offer still open, and could we talk this week?'];
   const reply = store.addReply({
-    id: `rep_${randomBytes(9).toString('hex')}`, lead_id: lead.id, workspace: lead.workspace, email: lead.email,
-    subject: lead.subject, body_preview: previewOf(paragraphs), status: null, classification: null, direction: 'received',
-    received_at: when, campaign_id: null, campaign_name: null,
+    id: `rep_${randomBytes(9).toString('hex')}`,
+    lead_id: lead.id,
+    workspace: lead.workspace,
+    email: lead.email,
+    subject: lead.subject,
+    body_preview: previewOf(paragraphs),
+    status: null,
+    classification: null,
+    direction: 'received',
+    received_at: when,
+    campaign_id: null,
+    campaign_name: null,
   });
   if (whenMs > stampMs(lead.last_inbound_at)) lead.last_inbound_at = when;
   if (whenMs >= stampMs(lead.last_message_at)) {
     Object.assign(lead, {
-      latest_reply_id: reply.id, last_message_at: when, last_message_direction: 'received', body_preview: reply.body_preview,
-      campaign_id: null, campaign_name: null, indexed_at: when,
+      latest_reply_id: reply.id,
+      last_message_at: when,
+      last_message_direction: 'received',
+      body_preview: reply.body_preview,
+      campaign_id: null,
+      campaign_name: null,
+      indexed_at: when,
     });
     store.leads.touch(lead.workspace);
   }
   const html = paragraphsToHtml(paragraphs);
   conversation.push({
-    id: `msg_${randomBytes(9).toString('hex')}`, lead_id: lead.id, kind: 'reply', direction: 'inbound', reply_id: reply.id,
-    subject: lead.subject, from_name: [lead.first_name, lead.last_name].filter(Boolean).join(' ') || null, from_email: lead.email,
-    to_email: null, body_html: html, body_text: htmlToText(html), sent_at: when, attachments: [],
+    id: `msg_${randomBytes(9).toString('hex')}`,
+    lead_id: lead.id,
+    kind: 'reply',
+    direction: 'inbound',
+    reply_id: reply.id,
+    subject: lead.subject,
+    from_name: [lead.first_name, lead.last_name].filter(Boolean).join(' ') || null,
+    from_email: lead.email,
+    to_email: null,
+    body_html: html,
+    body_text: htmlToText(html),
+    sent_at: when,
+    attachments: [],
     thread_index: conversation[conversation.length - 1]?.thread_index ?? 0,
   });
   return reply;

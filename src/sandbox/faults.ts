@@ -30,7 +30,10 @@ export function parseFaults(spec: string | undefined): Faults {
 export class FaultPlan {
   private readonly rng: Rng;
   injected = { upstream_error: 0, reset_before: 0, reset_after: 0 };
-  constructor(readonly faults: Faults, seed: number) {
+  constructor(
+    readonly faults: Faults,
+    seed: number,
+  ) {
     this.rng = Rng.derive(seed, 'faults');
   }
   get active(): boolean {

@@ -174,7 +174,8 @@ export function summary(store: Store, ws: string, w: InsightWindow, now: Date, m
   const i = interest(f);
   const samples = speedSamples(store, ws, w);
   const mine = member ? samples.filter((s) => s.lead.assignments.some((a) => a.member_id === member.memberId)) : samples;
-  const members = store.membersOf(ws)
+  const members = store
+    .membersOf(ws)
     .filter((x) => !member || x.member_id === member.memberId)
     .sort((a, b) => (a.member_id < b.member_id ? -1 : 1));
   const bookedLeads = new Set(f.meetings.flatMap((x) => (x.lead_id ? [x.lead_id] : [])));
@@ -265,7 +266,6 @@ export function campaignInsight(store: Store, model: SendingModel, c: CampaignRe
     steps,
   };
 }
-
 
 /** One point per UTC day of the window, zeros included. */
 export function dailySeries(store: Store, ws: string, campaigns: readonly CampaignRec[], model: SendingModel, days: string[], w: InsightWindow) {

@@ -25,7 +25,12 @@ export class RateLimits {
   constructor(
     private readonly windowMs: number,
     readonly enabled: boolean,
-    private readonly limits: Record<Bucket, number> = { read: RATE_LIMITS.read, write: RATE_LIMITS.write, upstream: RATE_LIMITS.upstream, thread: RATE_LIMITS.thread },
+    private readonly limits: Record<Bucket, number> = {
+      read: RATE_LIMITS.read,
+      write: RATE_LIMITS.write,
+      upstream: RATE_LIMITS.upstream,
+      thread: RATE_LIMITS.thread,
+    },
     readonly maxConcurrent: number = RATE_LIMITS.max_concurrent,
   ) {}
 

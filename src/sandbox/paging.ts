@@ -61,7 +61,8 @@ export class Cursors {
   }
   decode(cursor: string, endpoint: string, scope: string, order: 'asc' | 'desc'): SortKey {
     const [data, sig] = cursor.split('.');
-    const bad = (why: string): never => fail('invalid_cursor', `This cursor was not produced by this endpoint (${why}). Start again without a cursor.`, { param: 'cursor' });
+    const bad = (why: string): never =>
+      fail('invalid_cursor', `This cursor was not produced by this endpoint (${why}). Start again without a cursor.`, { param: 'cursor' });
     if (!data || !sig) return bad('malformed');
     const expected = Buffer.from(this.sign(data));
     const given = Buffer.from(sig);

@@ -60,31 +60,55 @@ export function onePager(store: Store, ws: WorkspaceRec, canSee: RenderInput['ca
 function knownValue(name: string, i: RenderInput): string | null {
   const { lead, owner, ws } = i;
   switch (name) {
-    case 'first_name': return lead.first_name;
-    case 'last_name': return lead.last_name;
-    case 'full_name': return [lead.first_name, lead.last_name].filter((s) => s?.trim()).join(' ') || null;
-    case 'company_name': return lead.company_name;
-    case 'title': return lead.title;
-    case 'email': return lead.email;
-    case 'sender_name': return owner.name;
-    case 'sender_first_name': return owner.name?.trim().split(/\s+/)[0] ?? null;
-    case 'sender_email': return owner.email;
-    case 'sender_company': return ws.name;
-    case 'cal_link': return calLink(i.store, ws);
-    case 'one_pager': return onePager(i.store, ws, i.canSee);
-    case 'quarter': return quarterOf(i.now);
-    default: return null;
+    case 'first_name':
+      return lead.first_name;
+    case 'last_name':
+      return lead.last_name;
+    case 'full_name':
+      return [lead.first_name, lead.last_name].filter((s) => s?.trim()).join(' ') || null;
+    case 'company_name':
+      return lead.company_name;
+    case 'title':
+      return lead.title;
+    case 'email':
+      return lead.email;
+    case 'sender_name':
+      return owner.name;
+    case 'sender_first_name':
+      return owner.name?.trim().split(/\s+/)[0] ?? null;
+    case 'sender_email':
+      return owner.email;
+    case 'sender_company':
+      return ws.name;
+    case 'cal_link':
+      return calLink(i.store, ws);
+    case 'one_pager':
+      return onePager(i.store, ws, i.canSee);
+    case 'quarter':
+      return quarterOf(i.now);
+    default:
+      return null;
   }
 }
 
 /** The tokens the sandbox resolves itself (AI variables and unknown names are not among them). */
 export const KNOWN_TOKENS = [
-  'first_name', 'last_name', 'full_name', 'company_name', 'title', 'email',
-  'sender_name', 'sender_first_name', 'sender_email', 'sender_company', 'cal_link', 'one_pager', 'quarter',
+  'first_name',
+  'last_name',
+  'full_name',
+  'company_name',
+  'title',
+  'email',
+  'sender_name',
+  'sender_first_name',
+  'sender_email',
+  'sender_company',
+  'cal_link',
+  'one_pager',
+  'quarter',
 ] as const;
 
-const escapeHtml = (s: string) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /**
  * Fill a template for one lead. Overrides win over everything; AI variables resolve only

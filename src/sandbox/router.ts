@@ -29,10 +29,7 @@ function compile(e: Endpoint): Route {
 
 const ROUTES = ENDPOINTS.map(compile).sort((a, b) => b.literals - a.literals);
 
-export type Match =
-  | { kind: 'match'; endpoint: Endpoint; path: Record<string, string> }
-  | { kind: 'method'; allowed: string[] }
-  | { kind: 'none' };
+export type Match = { kind: 'match'; endpoint: Endpoint; path: Record<string, string> } | { kind: 'method'; allowed: string[] } | { kind: 'none' };
 
 export function route(method: string, pathname: string): Match {
   const allowed: string[] = [];

@@ -118,9 +118,23 @@ export function createSandboxServer(parts: ServerParts) {
         fail('upstream_error', 'The sending platform did not answer (injected fault). Retry later.');
       }
       const ctx: Ctx = {
-        store, endpoint: e, caller, ws, path: match.path, query, body, window, cursors, faults, limits,
+        store,
+        endpoint: e,
+        caller,
+        ws,
+        path: match.path,
+        query,
+        body,
+        window,
+        cursors,
+        faults,
+        limits,
         now: () => new Date(),
-        page: () => ({ limit: query.limit as number | undefined, cursor: query.cursor as string | undefined, order: query.order as 'asc' | 'desc' | undefined }),
+        page: () => ({
+          limit: query.limit as number | undefined,
+          cursor: query.cursor as string | undefined,
+          order: query.order as 'asc' | 'desc' | undefined,
+        }),
       };
       const handler = handlers[e.name];
       if (!handler) fail('internal_error', `${e.name} is not implemented in the sandbox.`);
@@ -136,7 +150,12 @@ export function createSandboxServer(parts: ServerParts) {
         };
         if (limits.enabled) {
           const s = limits.report(who, buckets);
-          Object.assign(headers, { 'x-ratelimit-limit': String(s.limit), 'x-ratelimit-remaining': String(s.remaining), 'x-ratelimit-reset': String(s.reset), 'x-ratelimit-bucket': s.bucket });
+          Object.assign(headers, {
+            'x-ratelimit-limit': String(s.limit),
+            'x-ratelimit-remaining': String(s.remaining),
+            'x-ratelimit-reset': String(s.reset),
+            'x-ratelimit-bucket': s.bucket,
+          });
         }
         res.writeHead(200, headers);
         res.end(result.binary);

@@ -22,9 +22,7 @@ export function bodyId(kind: IdKind) {
 }
 
 const day = z.string().refine(isDay, { message: 'must be a calendar day YYYY-MM-DD' });
-const wallClock = z
-  .string()
-  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be a wall-clock time HH:MM (24-hour)' });
+const wallClock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be a wall-clock time HH:MM (24-hour)' });
 
 export const bodies = {
   empty: z.strictObject({}),

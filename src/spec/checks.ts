@@ -14,7 +14,12 @@ export interface Refusal {
 }
 export type Checked<T> = { ok: true; value: T } | ({ ok: false } & Refusal);
 
-const refuse = (code: WireCode, message: string, param?: string): { ok: false } & Refusal => ({ ok: false, code, message, ...(param !== undefined ? { param } : {}) });
+const refuse = (code: WireCode, message: string, param?: string): { ok: false } & Refusal => ({
+  ok: false,
+  code,
+  message,
+  ...(param !== undefined ? { param } : {}),
+});
 
 const SORT_PARAMS = new Set(['sort', 'sort_by', 'order_by']);
 
@@ -27,7 +32,11 @@ export function queryName(e: Endpoint, rawName: string, seen: Readonly<Record<st
   const name = e.aliases?.[rawName] ?? rawName;
   if (!e.query[name]) {
     const known = Object.keys(e.query);
-    return refuse('unsupported_filter', `Unknown query parameter '${rawName}'.${known.length ? ` Accepted: ${known.join(', ')}.` : ' This endpoint takes none.'}`, rawName);
+    return refuse(
+      'unsupported_filter',
+      `Unknown query parameter '${rawName}'.${known.length ? ` Accepted: ${known.join(', ')}.` : ' This endpoint takes none.'}`,
+      rawName,
+    );
   }
   if (name in seen) return refuse('invalid_request', `'${rawName}' and its alias were both given.`, rawName);
   return { ok: true, value: name };

@@ -66,7 +66,10 @@ export function idPattern(kind: IdKind): RegExp {
 }
 
 export function idSchema(kind: IdKind) {
-  return z.string().max(128).regex(patterns[kind], { message: `must be ${idShape(kind)}` });
+  return z
+    .string()
+    .max(128)
+    .regex(patterns[kind], { message: `must be ${idShape(kind)}` });
 }
 
 /** Workspace ids are slugs (general rule 3). */
@@ -74,6 +77,4 @@ export const WORKSPACE_SLUG = /^[a-z0-9](?:[a-z0-9-]{0,62})$/;
 export function isWorkspaceSlug(value: unknown): value is string {
   return typeof value === 'string' && WORKSPACE_SLUG.test(value);
 }
-export const workspaceSchema = z
-  .string()
-  .refine(isWorkspaceSlug, { message: 'must be a workspace slug (lowercase letters, digits, hyphens)' });
+export const workspaceSchema = z.string().refine(isWorkspaceSlug, { message: 'must be a workspace slug (lowercase letters, digits, hyphens)' });

@@ -52,8 +52,7 @@ export const p = {
       kind: 'bool',
       input: z.boolean(),
       toWire: (v) => (v ? 'true' : 'false'),
-      fromWire: (raw) =>
-        raw === 'true' ? ok(true) : raw === 'false' ? ok(false) : fail('invalid_request', 'must be true or false'),
+      fromWire: (raw) => (raw === 'true' ? ok(true) : raw === 'false' ? ok(false) : fail('invalid_request', 'must be true or false')),
     };
   },
   /** Opaque cursor; only the endpoint that made it can judge it (invalid_cursor). */
@@ -70,8 +69,7 @@ export const p = {
       kind: 'order',
       input: z.enum(['asc', 'desc']).describe('asc or desc (default desc); flips the fixed sort key'),
       toWire: (v) => v,
-      fromWire: (raw) =>
-        raw === 'asc' || raw === 'desc' ? ok(raw) : fail('unsupported_sort', 'order must be asc or desc'),
+      fromWire: (raw) => (raw === 'asc' || raw === 'desc' ? ok(raw) : fail('unsupported_sort', 'order must be asc or desc')),
     };
   },
   /** One value out of a closed list; an unknown value is an unsupported filter value. */
@@ -81,16 +79,11 @@ export const p = {
       input: z.enum(values as unknown as [V[number], ...V[number][]]),
       toWire: (v) => v,
       fromWire: (raw) =>
-        (values as readonly string[]).includes(raw)
-          ? ok(raw as V[number])
-          : fail('unsupported_filter', `must be one of ${values.join(', ')}`),
+        (values as readonly string[]).includes(raw) ? ok(raw as V[number]) : fail('unsupported_filter', `must be one of ${values.join(', ')}`),
     };
   },
   /** Comma-separated values out of a closed list. */
-  list<const V extends readonly [string, ...string[]]>(
-    values: V,
-    opts: { max?: number; code?: WireCode } = {},
-  ): Param<V[number][]> {
+  list<const V extends readonly [string, ...string[]]>(values: V, opts: { max?: number; code?: WireCode } = {}): Param<V[number][]> {
     const code = opts.code ?? 'unsupported_filter';
     let input = z.array(z.enum(values as unknown as [V[number], ...V[number][]])).min(1);
     if (opts.max) input = input.max(opts.max);
@@ -148,8 +141,7 @@ export const p = {
       kind: 'dateTime',
       input: z.string().refine(isDateTime, { message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T09:00:00Z' }),
       toWire: (v) => v,
-      fromWire: (raw) =>
-        isDateTime(raw) ? ok(raw) : fail('invalid_request', 'must be an ISO 8601 date-time, e.g. 2026-01-31T09:00:00Z'),
+      fromWire: (raw) => (isDateTime(raw) ? ok(raw) : fail('invalid_request', 'must be an ISO 8601 date-time, e.g. 2026-01-31T09:00:00Z')),
     };
   },
   /** Day or date-time, for the insights windows. */

@@ -34,7 +34,10 @@ describe('A write that is not idempotent, answered 5xx or cut after the API appl
         expect((err as Error).message).toMatch(/not resent/);
         // Sent once: the gateway saw one POST, and the API holds one record.
         expect(env.gw.requests.slice(sentBefore).filter((r) => r.startsWith('POST'))).toHaveLength(1);
-        const stored = endpoint === 'create_task' ? [...env.sb.store.tasks.all()].filter((t) => t.notes === marker) : [...env.sb.store.notes.all()].filter((n) => n.body === marker);
+        const stored =
+          endpoint === 'create_task'
+            ? [...env.sb.store.tasks.all()].filter((t) => t.notes === marker)
+            : [...env.sb.store.notes.all()].filter((n) => n.body === marker);
         expect(stored).toHaveLength(1);
       });
     }

@@ -24,13 +24,16 @@ function serve(match: string, total: number, head: Record<string, string>, fill?
 }
 
 async function failure(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ApiError);
   return err as ApiError;
 }
 
 describe('Limits: attachment download is bounded at 25 MB; larger files are refused without being read', () => {
-  it('the limits are the spec\'s 25 MB for attachments and 16 MiB for JSON answers', () => {
+  it("the limits are the spec's 25 MB for attachments and 16 MiB for JSON answers", () => {
     expect(DEFAULT_BODY_LIMITS).toEqual({ binary: 25 * MB, json: 16 * MB });
   });
 

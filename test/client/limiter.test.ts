@@ -17,7 +17,10 @@ let leadIds: string[];
 
 beforeAll(async () => {
   sb = await sandbox({ rateWindowMs: WINDOW, bucketLimits: LIMITS });
-  leadIds = sb.store.leads.inGroup('acme').slice(0, 12).map((l) => l.id);
+  leadIds = sb.store.leads
+    .inGroup('acme')
+    .slice(0, 12)
+    .map((l) => l.id);
 });
 afterAll(() => sb.close());
 
@@ -52,14 +55,20 @@ describe('Limits: mixed buckets run concurrently without one starving the others
     const w = client(sb, { limits: LIMITS });
     await fresh(w.client);
     const done: Record<string, number[]> = { read: [], write: [], upstream: [], thread: [] };
-    const stamp = (k: string) => <T>(r: T) => {
-      done[k]!.push(Date.now());
-      return r;
-    };
+    const stamp =
+      (k: string) =>
+      <T>(r: T) => {
+        done[k]!.push(Date.now());
+        return r;
+      };
     const reads = Array.from({ length: 3 * LIMITS.read }, () => w.client.call('list_members', { path: { workspace: 'acme' } }).then(stamp('read')));
     const writes = leadIds.slice(0, LIMITS.write).map((id) => w.client.call('mark_read', { path: { workspace: 'acme', lead_id: id } }).then(stamp('write')));
-    const upstream = Array.from({ length: LIMITS.upstream }, () => w.client.call('get_workspace', { path: { workspace: 'acme' }, query: { include: ['counts'] } }).then(stamp('upstream')));
-    const thread = leadIds.slice(0, LIMITS.thread).map((id) => w.client.call('get_conversation', { path: { workspace: 'acme', lead_id: id } }).then(stamp('thread')));
+    const upstream = Array.from({ length: LIMITS.upstream }, () =>
+      w.client.call('get_workspace', { path: { workspace: 'acme' }, query: { include: ['counts'] } }).then(stamp('upstream')),
+    );
+    const thread = leadIds
+      .slice(0, LIMITS.thread)
+      .map((id) => w.client.call('get_conversation', { path: { workspace: 'acme', lead_id: id } }).then(stamp('thread')));
     const all = await Promise.all([...reads, ...writes, ...upstream, ...thread]);
     expect(all.every((r) => r.status < 300)).toBe(true);
     expect(w.rejected()).toEqual({ rate_limited: 0, too_many_concurrent: 0 });

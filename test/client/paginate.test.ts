@@ -36,7 +36,8 @@ describe('Pagination: page until has_more is false, following next_cursor', () =
     expect(p1[0]!.hasMore).toBe(true);
     const paged: unknown[] = [];
     const p2: PageProgress[] = [];
-    for await (const t of c.paginate('list_leads', { path: ws, query: { limit: 50, order: 'asc' } }, { maxPages: 2, onProgress: (p) => p2.push(p) })) paged.push(t);
+    for await (const t of c.paginate('list_leads', { path: ws, query: { limit: 50, order: 'asc' } }, { maxPages: 2, onProgress: (p) => p2.push(p) }))
+      paged.push(t);
     expect(paged).toHaveLength(100);
     expect(p2.map((p) => p.items)).toEqual([50, 100]);
     await c.close();

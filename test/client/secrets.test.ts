@@ -49,7 +49,12 @@ describe('Authentication: the API key is a secret, never logged, never in an err
   });
 
   it('a secret echoed in a foreign error message is replaced by the public handle', async () => {
-    const echoed = new OutcomeUnknownError('create_task', 'check', false, new NetworkError('create_task', `socket closed for ${sb.keys.admin}`, 'maybe', 'ECONNRESET'));
+    const echoed = new OutcomeUnknownError(
+      'create_task',
+      'check',
+      false,
+      new NetworkError('create_task', `socket closed for ${sb.keys.admin}`, 'maybe', 'ECONNRESET'),
+    );
     expect(renderings(echoed)).not.toContain(secretOf(sb.keys.admin));
     expect(renderings(echoed)).toContain('admin001');
   });

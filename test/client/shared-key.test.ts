@@ -23,7 +23,7 @@ afterAll(() => sb.close());
 const ws = { workspace: 'acme' };
 const members = (c: ReplyInboxClient) => c.call<{ data: { id: string }[] }>('list_members', { path: ws });
 
-describe('Limits: a second client spending the same key\'s bucket behind our back', () => {
+describe("Limits: a second client spending the same key's bucket behind our back", () => {
   it('we meet 429 rate_limited, drain the bucket, refill after retry-after, and lose nothing', async () => {
     // The window turns when a 429 is answered, so the retry-after the client waits for is true.
     const ours = client(sb, { onLimiterEvent: (e) => e.type === 'rate_limited' && nextWindow() });
@@ -42,7 +42,7 @@ describe('Limits: a second client spending the same key\'s bucket behind our bac
     await Promise.all([ours.client.close(), theirs.client.close()]);
   });
 
-  it('a 429 whose retry-after lies beyond the caller\'s deadline fails at once with rate_limited and retry_after', async () => {
+  it("a 429 whose retry-after lies beyond the caller's deadline fails at once with rate_limited and retry_after", async () => {
     const ours = client(sb, { discoverLimits: false });
     const theirs = client(sb, { discoverLimits: false });
     nextWindow();

@@ -80,7 +80,11 @@ describe('Bad input gets a clear error that names the parameter, before any requ
     const { client: c } = w();
     const ws = { workspace: 'acme' };
     await refused(c.call('get_insights_summary', { path: ws, query: { from: '2025-01-01', to: '2026-01-02' } }), 'invalid_request', 'from');
-    await refused(c.call('get_campaign_insights', { path: ws, query: { from: '2025-01-01T00:00:00Z', to: '2026-01-02T00:00:01Z' } }), 'invalid_request', 'from');
+    await refused(
+      c.call('get_campaign_insights', { path: ws, query: { from: '2025-01-01T00:00:00Z', to: '2026-01-02T00:00:01Z' } }),
+      'invalid_request',
+      'from',
+    );
     await refused(c.call('get_daily_insights', { path: ws, query: { from: '2026-01-01', to: '2026-05-01' } }), 'invalid_request', 'from');
     // At the caps exactly, the service accepts them.
     expect((await c.call('get_insights_summary', { path: ws, query: { from: '2025-01-01', to: '2026-01-01' } })).status).toBe(200);

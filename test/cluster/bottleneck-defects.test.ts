@@ -14,7 +14,12 @@ beforeAll(async () => {
 afterAll(() => redis.stop());
 
 const OPTIONS: LimiterOptions = { figures: SPEC_FIGURES, refillMarginMs: 50, fallbackWindowMs: 60_000, fastYield: false };
-const ANSWERED: Settlement = { kind: 'response', status: 200, code: undefined, info: { limit: undefined, remaining: undefined, resetMs: undefined, bucket: undefined, retryAfter: undefined } };
+const ANSWERED: Settlement = {
+  kind: 'response',
+  status: 200,
+  code: undefined,
+  info: { limit: undefined, remaining: undefined, resetMs: undefined, bucket: undefined, retryAfter: undefined },
+};
 
 /** An exchange that answers at once, or when `release` is called. */
 function exchange(wait?: Promise<void>) {
@@ -136,7 +141,7 @@ describe('settings stored in Redis outlive a configuration change: each instance
 });
 
 describe('disconnect closes the shared connection', () => {
-  it('closing the limiters and the store leaves no connection open, where bottleneck\'s own disconnect leaves the shared one', async () => {
+  it("closing the limiters and the store leaves no connection open, where bottleneck's own disconnect leaves the shared one", async () => {
     const baseline = await redis.clients();
     const conn = new Bottleneck.IORedisConnection({ clientOptions: { port: redis.port } });
     const plain = new Bottleneck({ id: 'plain-shared', connection: conn });
@@ -171,8 +176,8 @@ describe('disconnect closes the shared connection', () => {
   });
 });
 
-describe('a Redis limiter whose own bookkeeping fails after the request ran keeps the request\'s result', () => {
-  it('a job whose expiration passes while its exchange runs still resolves with the exchange\'s value', async () => {
+describe("a Redis limiter whose own bookkeeping fails after the request ran keeps the request's result", () => {
+  it("a job whose expiration passes while its exchange runs still resolves with the exchange's value", async () => {
     const store = new RedisLimitStore({ url: redis.url, jobExpirationMs: 100 });
     const ours = limiter(store, 'expired-live');
     let release!: () => void;

@@ -48,7 +48,10 @@ interface Fleet {
 
 /** Two server processes behind no balancer but the test itself, with MCP sessions spread over both. */
 async function fleet(argsA: string[], argsB = argsA, envB: Record<string, string> = {}): Promise<Fleet> {
-  const instances: HttpBinary[] = await Promise.all([startHttpBinary(['--base-url', sb.baseUrl, ...argsA]), startHttpBinary(['--base-url', sb.baseUrl, ...argsB], envB)]);
+  const instances: HttpBinary[] = await Promise.all([
+    startHttpBinary(['--base-url', sb.baseUrl, ...argsA]),
+    startHttpBinary(['--base-url', sb.baseUrl, ...argsB], envB),
+  ]);
   const sessions: Client[] = [];
   for (const inst of instances) for (let i = 0; i < SESSIONS_PER_INSTANCE; i++) sessions.push(await connectHttp(inst.url, `Bearer ${sb.keys.admin}`));
   return {
@@ -129,7 +132,7 @@ describe('Two server processes over HTTP sharing one key and one Redis, driven p
   });
 });
 
-describe('The key\'s 4 slots are shared too: with a slow API the instances together never have more than 4 requests in flight', () => {
+describe("The key's 4 slots are shared too: with a slow API the instances together never have more than 4 requests in flight", () => {
   it('the API sees 4 at once and refuses none as too_many_concurrent; /healthz reports Redis ready', async () => {
     for (const inst of shared.instances) {
       const health = await fetch(inst.url.replace(/\/mcp$/, '/healthz'));
@@ -171,8 +174,8 @@ describe('Without --redis, instances sharing a key do not share its buckets', ()
   });
 });
 
-describe('Over stdio too: --redis keeps the key\'s buckets in Redis', () => {
-  it('a stdio server with --redis spends its key\'s tokens from the limiters in Redis', async () => {
+describe("Over stdio too: --redis keeps the key's buckets in Redis", () => {
+  it("a stdio server with --redis spends its key's tokens from the limiters in Redis", async () => {
     const s = await startMcp(['--base-url', sb.baseUrl, '--redis', redis.url], { REPLY_INBOX_API_KEY: sb.keys.rep });
     try {
       const me = await callOk(s, 'get_me');

@@ -26,8 +26,8 @@ afterAll(async () => {
   await cluster.stop();
 });
 
-describe('Redis Cluster: a key\'s names share one {hash tag}, so its limiters and markers live in one slot', () => {
-  it('two instances given the seed nodes share the key\'s read bucket: zero 429s, at least 90% of every whole window served', async () => {
+describe("Redis Cluster: a key's names share one {hash tag}, so its limiters and markers live in one slot", () => {
+  it("two instances given the seed nodes share the key's read bucket: zero 429s, at least 90% of every whole window served", async () => {
     const stores = [new RedisLimitStore({ url: cluster.url, heartbeatMs: 100 }), new RedisLimitStore({ url: cluster.url, heartbeatMs: 100 })];
     const clients = stores.map((store) => new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent', sharedLimits: store }));
     await Promise.all(clients.map((c) => c.me()));
@@ -38,7 +38,8 @@ describe('Redis Cluster: a key\'s names share one {hash tag}, so its limiters an
     await Promise.all(
       clients.flatMap((c) =>
         Array.from({ length: 5 }, async () => {
-          while (Date.now() < until) await c.call('list_members', { path: { workspace: 'acme' }, query: { limit: 1 } }).catch((e: Error) => failed.push(e.message));
+          while (Date.now() < until)
+            await c.call('list_members', { path: { workspace: 'acme' }, query: { limit: 1 } }).catch((e: Error) => failed.push(e.message));
         }),
       ),
     );
@@ -58,7 +59,10 @@ describe('Redis Cluster: a key\'s names share one {hash tag}, so its limiters an
     }
     // Every name of this key, bottleneck's and our refill markers alike, is held by one node.
     const tag = stores[0]!.tagOf(sb.keys.admin);
-    const names = ['read', 'write', 'upstream', 'thread', 'concurrency'].flatMap((p) => [`b_${stores[0]!.limiterId(tag, p)}_settings`, `b_${stores[0]!.limiterId(tag, p)}_job_weights`]);
+    const names = ['read', 'write', 'upstream', 'thread', 'concurrency'].flatMap((p) => [
+      `b_${stores[0]!.limiterId(tag, p)}_settings`,
+      `b_${stores[0]!.limiterId(tag, p)}_job_weights`,
+    ]);
     names.push(`ri:v1:{${tag}}:turn:w${first * WINDOW}`);
     const nodes = new Set(await Promise.all(names.map((n) => cluster.nodeOf(n))));
     expect(nodes.size).toBe(1);

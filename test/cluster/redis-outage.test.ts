@@ -21,7 +21,12 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-const ANSWERED: Settlement = { kind: 'response', status: 200, code: undefined, info: { limit: undefined, remaining: 100, resetMs: Date.now() + 60_000, bucket: undefined, retryAfter: undefined } };
+const ANSWERED: Settlement = {
+  kind: 'response',
+  status: 200,
+  code: undefined,
+  info: { limit: undefined, remaining: 100, resetMs: Date.now() + 60_000, bucket: undefined, retryAfter: undefined },
+};
 
 describe('Every Redis key the limiter writes expires', () => {
   it('keys of made-up API keys, used or never used, all carry a TTL', async () => {
@@ -31,7 +36,14 @@ describe('Every Redis key the limiter writes expires', () => {
       const signal = new AbortController().signal;
       for (let i = 0; i < 6; i++) {
         // Half of them never send a request: bottleneck registers them all the same.
-        const l = new SharedLimiter({ figures: SPEC_FIGURES, refillMarginMs: 50, fallbackWindowMs: 60_000, fastYield: false, store, tag: store.tagOf(`rik_live_madeup${i}`) });
+        const l = new SharedLimiter({
+          figures: SPEC_FIGURES,
+          refillMarginMs: 50,
+          fallbackWindowMs: 60_000,
+          fastYield: false,
+          store,
+          tag: store.tagOf(`rik_live_madeup${i}`),
+        });
         if (i % 2 === 0) await l.run(['read'], signal, async () => ({ value: 1, settlement: ANSWERED }));
         else await l.run([], signal, async () => ({ value: 1, settlement: { kind: 'not_sent' } as Settlement }));
         await l.close();

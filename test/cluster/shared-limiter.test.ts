@@ -48,7 +48,13 @@ interface Instance {
 function instance(): Instance {
   const store = new RedisLimitStore({ url: redis.url, heartbeatMs: 100 });
   const events: LimiterEvent[] = [];
-  const client = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent', sharedLimits: store, onLimiterEvent: (e) => events.push(e) });
+  const client = new ReplyInboxClient({
+    apiKey: sb.keys.admin,
+    baseUrl: sb.baseUrl,
+    logLevel: 'silent',
+    sharedLimits: store,
+    onLimiterEvent: (e) => events.push(e),
+  });
   return { client, store, events };
 }
 

@@ -46,7 +46,7 @@ describe('Authentication rule 5: failure mapping', () => {
     expect(r.body.error).toMatchObject({ code: 'insufficient_scope', required_scope: 'insights:read' });
   });
 
-  it('a workspace outside the key\'s reach is 403 workspace_forbidden', async () => {
+  it("a workspace outside the key's reach is 403 workspace_forbidden", async () => {
     const r = await api.get('/v1/workspaces/globex', { key: 'rep' });
     expect(r.status).toBe(403);
     expect(code(r)).toBe('workspace_forbidden');
@@ -61,7 +61,7 @@ describe('Authentication rule 5: failure mapping', () => {
   });
 });
 
-describe('Authentication rule 4: usable scopes = granted ∩ what the owner\'s role permits', () => {
+describe("Authentication rule 4: usable scopes = granted ∩ what the owner's role permits", () => {
   it('the demoted key lists insights:read in scopes_withheld and not in scopes', async () => {
     const r = await api.get('/v1/me', { key: 'demoted' });
     expect(r.status).toBe(200);

@@ -13,7 +13,19 @@ const GLOBEX = '/v1/workspaces/globex';
 const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 
 const SEQUENCE_KEYS = ['active', 'created_at', 'created_by_id', 'id', 'name', 'object', 'send_days', 'send_days_mask', 'steps', 'visibility', 'workspace'];
-const STEP_KEYS = ['delay_unit', 'delay_value', 'email_body', 'id', 'linkedin_text', 'object', 'order_index', 'template_id', 'title', 'type', 'wait_for_previous'];
+const STEP_KEYS = [
+  'delay_unit',
+  'delay_value',
+  'email_body',
+  'id',
+  'linkedin_text',
+  'object',
+  'order_index',
+  'template_id',
+  'title',
+  'type',
+  'wait_for_previous',
+];
 
 describe('sequence: every field of the resource, with steps', () => {
   it('each sequence and step has exactly the spec fields', async () => {
@@ -55,7 +67,9 @@ describe('sequence: send_days_mask is a 7-bit mask, bit i = UTC weekday i with 0
     }
   });
   it('a weekend-only mask (Saturday and Sunday) is bits 6 and 0', async () => {
-    const weekend = (await readAll(api, `${ACME}/sequences`)).find((s) => s.send_days.length === 2 && s.send_days.includes('sat') && s.send_days.includes('sun'));
+    const weekend = (await readAll(api, `${ACME}/sequences`)).find(
+      (s) => s.send_days.length === 2 && s.send_days.includes('sat') && s.send_days.includes('sun'),
+    );
     expect(weekend?.send_days_mask).toBe(0b1000001);
   });
 });
@@ -94,7 +108,7 @@ describe('sequences list: filters active and visibility', () => {
     expect(v.status).toBe(400);
     expect(v.body.error).toMatchObject({ code: 'unsupported_filter', param: 'visibility' });
   });
-  it("a private sequence is listed only for its creator (Ben sees his, Ada does not)", async () => {
+  it('a private sequence is listed only for its creator (Ben sees his, Ada does not)', async () => {
     const ben = (await readAll(api, `${ACME}/sequences`, { key: 'rep' })).filter((s) => s.visibility === 'private');
     const ada = (await readAll(api, `${ACME}/sequences`)).filter((s) => s.visibility === 'private');
     expect(ben.length).toBeGreaterThan(0);
@@ -182,8 +196,14 @@ describe('Pagination: the campaign roster is paged in memory over a roster cache
     const store = api.sandbox.store;
     const before = (await readAll(api, `${GLOBEX}/campaigns`, { key: 'globex' })).map((c) => c.id);
     const added = store.campaigns.add({
-      id: 'cmp_globexlate01', workspace: 'globex', name: 'Added upstream', status: 'active', tag_ids: [],
-      steps: [{ step_id: 1, label: 'Initial email', subject: null }], contacts: 10, started_on: '2026-11-01',
+      id: 'cmp_globexlate01',
+      workspace: 'globex',
+      name: 'Added upstream',
+      status: 'active',
+      tag_ids: [],
+      steps: [{ step_id: 1, label: 'Initial email', subject: null }],
+      contacts: 10,
+      started_on: '2026-11-01',
     });
     const fresh = (await readAll(api, `${GLOBEX}/campaigns`, { key: 'globex' })).map((c) => c.id);
     expect(fresh).toEqual(before);

@@ -16,8 +16,20 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const MESSAGE_FIELDS = [
-  'object', 'id', 'lead_id', 'kind', 'direction', 'reply_id', 'subject', 'from_name', 'from_email', 'to_email',
-  'body_html', 'body_text', 'sent_at', 'attachments',
+  'object',
+  'id',
+  'lead_id',
+  'kind',
+  'direction',
+  'reply_id',
+  'subject',
+  'from_name',
+  'from_email',
+  'to_email',
+  'body_html',
+  'body_text',
+  'sent_at',
+  'attachments',
 ];
 
 describe('Resource message: the conversation items of one lead, with meta', () => {
@@ -119,7 +131,12 @@ describe('Messages: the conversation is assembled from at most 12 sibling thread
     expect(r.meta).toMatchObject({ sibling_cap_reached: true, truncated: false });
     expect(r.data.filter((m: any) => m.kind === 'campaign_send')).toHaveLength(12);
     const replies = (await api.get(`${WS}/leads/${lead.id}/replies`)).body.data.map((x: any) => x.id);
-    expect(r.data.filter((m: any) => m.reply_id).map((m: any) => m.reply_id).sort()).toEqual([...replies].sort());
+    expect(
+      r.data
+        .filter((m: any) => m.reply_id)
+        .map((m: any) => m.reply_id)
+        .sort(),
+    ).toEqual([...replies].sort());
   });
   it('some leads have sibling threads (several campaign sends) without reaching the cap', async () => {
     let multi = 0;
@@ -194,7 +211,9 @@ describe('Attachment download: both ids in the workspace, the file on a message 
       expect(r.headers.get('cache-control')).toBe('no-store');
       const disposition = r.headers.get('content-disposition')!;
       expect(disposition).toMatch(/^attachment; filename="[^"]+"(; filename\*=UTF-8''\S+)?$/);
-      const exact = disposition.includes("filename*=UTF-8''") ? decodeURIComponent(disposition.split("UTF-8''")[1]!) : /filename="([^"]+)"/.exec(disposition)![1];
+      const exact = disposition.includes("filename*=UTF-8''")
+        ? decodeURIComponent(disposition.split("UTF-8''")[1]!)
+        : /filename="([^"]+)"/.exec(disposition)![1];
       expect(exact).toBe(a.filename);
       expect(Buffer.isBuffer(r.body)).toBe(true);
       expect((r.body as Buffer).toString('utf8')).toContain(a.id);

@@ -93,7 +93,7 @@ describe('General rule 5: unknown query parameters are 400 unsupported_filter na
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: 'unsupported_filter', param: 'colour' });
   });
-  it('a parameter the endpoint\'s row does not list (members take no order)', async () => {
+  it("a parameter the endpoint's row does not list (members take no order)", async () => {
     const r = await api.get('/v1/workspaces/acme/members', { query: { order: 'asc' } });
     expect(r.body.error).toMatchObject({ code: 'unsupported_filter', param: 'order' });
   });
@@ -170,7 +170,7 @@ describe('Errors: 500 internal_error is a service fault, still in the error enve
 });
 
 describe('Resources: workspace', () => {
-  it('has the spec\'s fields, no created_at, and features omit the removed surfaces', async () => {
+  it("has the spec's fields, no created_at, and features omit the removed surfaces", async () => {
     const w = (await api.get('/v1/workspaces/acme')).body;
     for (const f of ['object', 'id', 'name', 'domain', 'logo_url', 'active', 'features', 'granted_scopes', 'synced_at']) expect(w).toHaveProperty(f);
     expect(w).not.toHaveProperty('created_at');
@@ -218,7 +218,7 @@ describe('Resources: member', () => {
 });
 
 describe('Capabilities', () => {
-  it('reports api_version v1 and the spec\'s enum lists', async () => {
+  it("reports api_version v1 and the spec's enum lists", async () => {
     const c = (await api.get('/v1/capabilities')).body;
     expect(c.api_version).toBe('v1');
     expect(c.enums.lead_status).toEqual(['interested', 'not_interested', 'automated', 'unsubscribed', 'untagged']);

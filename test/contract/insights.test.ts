@@ -43,15 +43,31 @@ describe('insights_summary: every field of the resource', () => {
     expect(s.object).toBe('insights_summary');
     expect(s.workspace).toBe('acme');
     expect(Object.keys(s.funnel).sort()).toEqual(['all_responses', 'booked_meetings', 'positive_responses', 'showed_meetings']);
-    expect(Object.keys(s.headline).sort()).toEqual(
-      ['booked_interested_leads', 'booking_rate', 'meetings_with_outcome', 'show_rate', 'total_interested_leads', 'total_meetings_booked'],
-    );
+    expect(Object.keys(s.headline).sort()).toEqual([
+      'booked_interested_leads',
+      'booking_rate',
+      'meetings_with_outcome',
+      'show_rate',
+      'total_interested_leads',
+      'total_meetings_booked',
+    ]);
     expect(Object.keys(s.speed_to_lead).sort()).toEqual(['first_response_avg_sec', 'first_response_count', 'followup_avg_sec', 'followup_count']);
     expect(s.per_rep.length).toBeGreaterThan(1);
     for (const r of s.per_rep) {
       expect(Object.keys(r).sort()).toEqual([
-        'booked_from_interested', 'booking_rate', 'first_response_avg_sec', 'first_response_count', 'followup_avg_sec', 'followup_count',
-        'interested_leads', 'meetings_booked', 'meetings_with_outcome', 'member_id', 'name', 'show_rate', 'showed_meetings',
+        'booked_from_interested',
+        'booking_rate',
+        'first_response_avg_sec',
+        'first_response_count',
+        'followup_avg_sec',
+        'followup_count',
+        'interested_leads',
+        'meetings_booked',
+        'meetings_with_outcome',
+        'member_id',
+        'name',
+        'show_rate',
+        'showed_meetings',
       ]);
       expect(r.member_id).toMatch(/^usr_[a-z0-9]+_[a-z0-9]+$/);
     }
@@ -115,7 +131,7 @@ describe('Insight windows: summary and campaigns accept at most 366 days; over t
   });
 });
 
-describe('insights_summary: funnel and headline are consistent with the store\'s replies and meetings', () => {
+describe("insights_summary: funnel and headline are consistent with the store's replies and meetings", () => {
   it.each([[WIDE], [{ from: '2026-11-01', to: '2026-11-20' }], [{}]])('window %j', async (query) => {
     const s = await summary(query as Record<string, string>);
     const e = expected(s.window);
@@ -146,8 +162,12 @@ describe('insights_summary: funnel and headline are consistent with the store\'s
 describe('Rates are ratios in [0,1], never percentages; null when there is no denominator', () => {
   it('every rate of a busy window is in [0,1] or null', async () => {
     const s = await summary(WIDE);
-    const rates = [s.headline.show_rate, s.headline.booking_rate, ...s.per_rep.flatMap((r: any) => [r.show_rate, r.booking_rate]),
-      ...s.speed_buckets.flatMap((b: any) => [b.booking_rate, b.show_rate])];
+    const rates = [
+      s.headline.show_rate,
+      s.headline.booking_rate,
+      ...s.per_rep.flatMap((r: any) => [r.show_rate, r.booking_rate]),
+      ...s.speed_buckets.flatMap((b: any) => [b.booking_rate, b.show_rate]),
+    ];
     for (const x of rates) expect(isRate(x)).toBe(true);
     expect(rates.some((x) => typeof x === 'number' && x > 0)).toBe(true);
   });
@@ -168,15 +188,19 @@ describe('insights_summary: speed_to_lead and speed_buckets cover first response
     const out: { lead: string; sec: number; first: boolean; members: string[] }[] = [];
     for (const lead of store().leads.inGroup('acme')) {
       if (!lead.responded_at) continue;
-      const replies = store().repliesByLead.get(lead.id).filter((r) => r.received_at);
+      const replies = store()
+        .repliesByLead.get(lead.id)
+        .filter((r) => r.received_at);
       const before = replies.filter((r) => ms(r.received_at!) <= ms(lead.responded_at!)).sort((a, b) => ms(b.received_at!) - ms(a.received_at!));
       const answered = before[0];
       if (!answered) continue;
       const at = ms(answered.received_at!);
       if (at < since || at < ms(w.from) || at >= ms(w.to)) continue;
       out.push({
-        lead: lead.id, sec: Math.round((ms(lead.responded_at) - at) / 1000),
-        first: replies.every((r) => ms(r.received_at!) >= at), members: lead.assignments.map((a) => a.member_id),
+        lead: lead.id,
+        sec: Math.round((ms(lead.responded_at) - at) / 1000),
+        first: replies.every((r) => ms(r.received_at!) >= at),
+        members: lead.assignments.map((a) => a.member_id),
       });
     }
     return out;
@@ -190,7 +214,10 @@ describe('insights_summary: speed_to_lead and speed_buckets cover first response
     const follow = all.filter((x) => !x.first).map((x) => x.sec);
     expect(first.length).toBeGreaterThan(0);
     expect(s.speed_to_lead).toEqual({
-      first_response_avg_sec: mean(first), first_response_count: first.length, followup_avg_sec: mean(follow), followup_count: follow.length,
+      first_response_avg_sec: mean(first),
+      first_response_count: first.length,
+      followup_avg_sec: mean(follow),
+      followup_count: follow.length,
     });
     for (const r of s.per_rep) {
       expect(r.first_response_count).toBe(all.filter((x) => x.first && x.members.includes(r.member_id)).length);
@@ -229,7 +256,10 @@ describe('insights_summary: member_id filters to one member (two-part member id)
   it("a member's funnel counts the replies of leads assigned to them and the meetings they host", async () => {
     const s = await summary({ ...WIDE, member_id: 'usr_ben_acme' });
     const e = expected(s.window);
-    const assigned = (leadId: string) => store().leads.get(leadId)!.assignments.some((a) => a.member_id === 'usr_ben_acme');
+    const assigned = (leadId: string) =>
+      store()
+        .leads.get(leadId)!
+        .assignments.some((a) => a.member_id === 'usr_ben_acme');
     expect(s.funnel.all_responses).toBe(e.replies.filter((r) => assigned(r.lead_id)).length);
     expect(s.funnel.booked_meetings).toBe(e.meetings.filter((m) => m.host_id === 'usr_ben').length);
     expect(s.funnel.all_responses).toBeGreaterThan(0);
@@ -253,7 +283,21 @@ describe('insights need insights:read, which the user role does not permit', () 
 });
 
 describe('campaign_insight: per campaign figures; steps without booked/showed; no open tracking', () => {
-  const CAMPAIGN_KEYS = ['booked', 'bounced', 'campaign_id', 'campaign_name', 'contacts', 'emails_sent', 'interested', 'object', 'replies', 'showed', 'status', 'steps', 'tags'];
+  const CAMPAIGN_KEYS = [
+    'booked',
+    'bounced',
+    'campaign_id',
+    'campaign_name',
+    'contacts',
+    'emails_sent',
+    'interested',
+    'object',
+    'replies',
+    'showed',
+    'status',
+    'steps',
+    'tags',
+  ];
   const STEP_KEYS = ['contacts', 'interested', 'label', 'object', 'replies', 'sent', 'step_id', 'subject'];
 
   it('has exactly the spec fields, on the upstream bucket', async () => {
@@ -362,7 +406,7 @@ describe('daily_point: the series is dense over UTC days; days without activity 
 
 describe('daily_point: figures are consistent with the store and with the other insight calls', () => {
   const q = { from: '2026-08-23', to: '2026-11-20' };
-  it('responses, positive_responses and booked per day equal the store\'s replies and meetings of that UTC day', async () => {
+  it("responses, positive_responses and booked per day equal the store's replies and meetings of that UTC day", async () => {
     const points = await readAll(api, `${ACME}/insights/daily`, { query: q });
     const e = expected({ from: `${q.from}T00:00:00Z`, to: `${addDays(q.to, 1)}T00:00:00Z` });
     for (const p of points) {

@@ -152,7 +152,11 @@ describe('Lead list filter: email is an exact address, case-insensitive', () => 
 });
 
 describe('Lead list filter: q is 1..160 characters, a prefix search over name, email, company, title and subject; punctuation splits tokens; not message bodies', () => {
-  const toks = (s: string | null) => (s ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const toks = (s: string | null) =>
+    (s ?? '')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
   const matches = (l: any, q: string) => {
     const have = [l.first_name, l.last_name, l.email, l.company_name, l.title, l.subject].flatMap(toks);
     return toks(q).every((t) => have.some((h) => h.startsWith(t)));
@@ -184,7 +188,11 @@ describe('Lead list filter: has_open_task and task_due_before are evaluated for 
   beforeAll(async () => {
     mine = all[3].id;
     bens = all[4].id;
-    for (const [key, lead, due] of [['admin', mine, '2026-11-25'], ['admin', mine, '2026-11-22'], ['rep', bens, '2026-11-21']] as const) {
+    for (const [key, lead, due] of [
+      ['admin', mine, '2026-11-25'],
+      ['admin', mine, '2026-11-22'],
+      ['rep', bens, '2026-11-21'],
+    ] as const) {
       const r = await api.call('POST', '/v1/workspaces/acme/tasks', { key, body: { lead_id: lead, due_date: due } });
       expect(r.status).toBe(201);
     }
@@ -201,7 +209,7 @@ describe('Lead list filter: has_open_task and task_due_before are evaluated for 
     const adaView = (await api.get(`${LEADS}/${mine}`)).body;
     expect(adaView).toMatchObject({ has_open_task: true, next_due_at: '2026-11-22' });
   });
-  it('task_due_before is strictly before, on the owner\'s open tasks', async () => {
+  it("task_due_before is strictly before, on the owner's open tasks", async () => {
     const rows = await readAll(api, LEADS);
     for (const day of ['2026-11-22', '2026-11-23']) {
       expect(await filtered({ task_due_before: day })).toEqual(ids(rows.filter((l) => l.next_due_at !== null && l.next_due_at < day)));

@@ -158,7 +158,11 @@ describe('Seed: same seed and --now give the same data, byte for byte', () => {
     const other = await startTestApi({ leads: LEADS, rateLimits: false, seed: 2 });
     try {
       const q = { query: { limit: 200, expand: 'assignees,tags,campaign' } };
-      const [a, b, c] = await Promise.all([api.get('/v1/workspaces/acme/leads', q), twin.get('/v1/workspaces/acme/leads', q), other.get('/v1/workspaces/acme/leads', q)]);
+      const [a, b, c] = await Promise.all([
+        api.get('/v1/workspaces/acme/leads', q),
+        twin.get('/v1/workspaces/acme/leads', q),
+        other.get('/v1/workspaces/acme/leads', q),
+      ]);
       expect(JSON.stringify(b.body.data)).toBe(JSON.stringify(a.body.data));
       expect(JSON.stringify(c.body.data)).not.toBe(JSON.stringify(a.body.data));
       const id = a.body.data[7].id;

@@ -28,7 +28,12 @@ const replyIds = async (id: string) => (await api.get(`${WS}/leads/${id}/replies
 
 describe('General rule 7: every write response has effects with provider_writes []', () => {
   it.each([
-    ['status', { status: 'interested' }], ['read', {}], ['unread', {}], ['responded', {}], ['booked', {}], ['disqualified', {}],
+    ['status', { status: 'interested' }],
+    ['read', {}],
+    ['unread', {}],
+    ['responded', {}],
+    ['booked', {}],
+    ['disqualified', {}],
   ])('POST %s', async (action, body) => {
     const r = await post(take().id, action, body);
     expect(r.status).toBe(200);
@@ -36,7 +41,11 @@ describe('General rule 7: every write response has effects with provider_writes 
   });
   it('PUT assignees, tags, priority', async () => {
     const l = take();
-    for (const [path, body] of [[`leads/${l.id}/assignees`, { member_ids: [] }], [`leads/${l.id}/tags`, { tag_ids: [] }], ['leads/priority', { lead_ids: [l.id], priority: true }]] as const) {
+    for (const [path, body] of [
+      [`leads/${l.id}/assignees`, { member_ids: [] }],
+      [`leads/${l.id}/tags`, { tag_ids: [] }],
+      ['leads/priority', { lead_ids: [l.id], priority: true }],
+    ] as const) {
       const r = await api.call('PUT', `${WS}/${path}`, { body });
       expect(r.status).toBe(200);
       expect(r.body.effects.provider_writes).toEqual([]);
@@ -45,8 +54,11 @@ describe('General rule 7: every write response has effects with provider_writes 
   it('a key without leads:write is 403 insufficient_scope on every lead write', async () => {
     const l = take();
     for (const [method, path, body] of [
-      ['POST', `leads/${l.id}/status`, { status: 'interested' }], ['POST', `leads/${l.id}/read`, {}], ['POST', `leads/${l.id}/booked`, {}],
-      ['PUT', `leads/${l.id}/assignees`, { member_ids: [] }], ['PUT', 'leads/priority', { lead_ids: [l.id], priority: true }],
+      ['POST', `leads/${l.id}/status`, { status: 'interested' }],
+      ['POST', `leads/${l.id}/read`, {}],
+      ['POST', `leads/${l.id}/booked`, {}],
+      ['PUT', `leads/${l.id}/assignees`, { member_ids: [] }],
+      ['PUT', 'leads/priority', { lead_ids: [l.id], priority: true }],
     ] as const) {
       const r = await api.call(method, `${WS}/${path}`, { key: 'readonly', body });
       expect(r.status).toBe(403);
@@ -66,7 +78,10 @@ describe('Transition: status interested, automated, untagged sets the status, up
     expect(r.body).toMatchObject({ object: 'lead', id: l.id, status });
     expect(Date.parse(r.body.last_action_at)).toBeGreaterThanOrEqual(before);
     expect({ ...r.body.effects, replies_updated: [...r.body.effects.replies_updated].sort() }).toEqual({
-      lead_status_set: true, replies_updated: await replyIds(l.id), tasks_completed: [], provider_writes: [],
+      lead_status_set: true,
+      replies_updated: await replyIds(l.id),
+      tasks_completed: [],
+      provider_writes: [],
     });
     expect(await openTaskIds(l.id)).toContain(task);
     expect((await lead(l.id)).status).toBe(status);
@@ -254,7 +269,11 @@ describe('Assignees PUT: each member id must be assignable in the workspace, els
     expect((await api.get(`${WS}/leads/${l.id}/assignees`)).body.data.map((m: any) => m.id)).toEqual([others[1]]);
     expect((await readAll(api, `${WS}/leads`, { query: { assignee_id: others[1]! } })).map((x: any) => x.id)).toContain(l.id);
   });
-  it.each([['usr_cy_acme', 'a deactivated, unassignable member'], ['usr_hal_globex', 'a member of another workspace'], ['usr_nobody_acme', 'no one']])('%s (%s) is 422 unprocessable; nothing written', async (bad) => {
+  it.each([
+    ['usr_cy_acme', 'a deactivated, unassignable member'],
+    ['usr_hal_globex', 'a member of another workspace'],
+    ['usr_nobody_acme', 'no one'],
+  ])('%s (%s) is 422 unprocessable; nothing written', async (bad) => {
     const l = take();
     const r = await api.call('PUT', `${WS}/leads/${l.id}/assignees`, { body: { member_ids: ['usr_ben_acme', bad] } });
     expect(r.status).toBe(422);
@@ -287,7 +306,7 @@ describe('Tags PUT: tag ids must be in the workspace roster, else 422; the whole
     expect((await api.get(`${WS}/leads/${l.id}/tags`)).body.data.map((t: any) => t.id)).toEqual([roster[1], roster[2]]);
     expect((await readAll(api, `${WS}/leads`, { query: { lead_tag_id: roster[2] } })).map((x: any) => x.id)).toContain(l.id);
   });
-  it("a tag of another workspace is 422 unprocessable and nothing changes", async () => {
+  it('a tag of another workspace is 422 unprocessable and nothing changes', async () => {
     const globexTag = (await api.get('/v1/workspaces/globex/lead_tags')).body.data[0].id;
     const l = take();
     const before = (await api.get(`${WS}/leads/${l.id}/tags`)).body.data;
@@ -305,20 +324,33 @@ describe('Tags PUT: tag ids must be in the workspace roster, else 422; the whole
 describe('Priority PUT: ids de-duplicated; all must be in the path workspace, else nothing changes; per key owner', () => {
   const put = (body: unknown, key: 'admin' | 'rep' = 'admin') => api.call('PUT', `${WS}/leads/priority`, { key, body });
   it('star, then a repeat returns the same ids and matched_count with updated_count 0', async () => {
-    const ls = all.slice(next).filter((x) => !x.priority).slice(0, 2);
+    const ls = all
+      .slice(next)
+      .filter((x) => !x.priority)
+      .slice(0, 2);
     next = all.indexOf(ls[1]) + 1;
     const benBefore = await Promise.all(ls.map((x) => lead(x.id, 'rep')));
     const r = await put({ lead_ids: [ls[0].id, ls[1].id, ls[0].id], priority: true });
     expect(r.status).toBe(200);
     leadPriorityUpdateResource.parse(r.body);
     expect(r.body).toEqual({
-      object: 'lead_priority_update', workspace: 'acme', priority: true, lead_ids: [ls[0].id, ls[1].id], matched_count: 2, updated_count: 2,
+      object: 'lead_priority_update',
+      workspace: 'acme',
+      priority: true,
+      lead_ids: [ls[0].id, ls[1].id],
+      matched_count: 2,
+      updated_count: 2,
       effects: { lead_priorities_changed: [ls[0].id, ls[1].id], lead_priority_set: true, provider_writes: [] },
     });
     for (const x of ls) expect((await lead(x.id)).priority).toBe(true);
     expect(await Promise.all(ls.map(async (x) => (await lead(x.id, 'rep')).priority))).toEqual(benBefore.map((b) => b.priority));
     const again = await put({ lead_ids: [ls[0].id, ls[1].id], priority: true });
-    expect(again.body).toMatchObject({ lead_ids: [ls[0].id, ls[1].id], matched_count: 2, updated_count: 0, effects: { lead_priorities_changed: [], lead_priority_set: false } });
+    expect(again.body).toMatchObject({
+      lead_ids: [ls[0].id, ls[1].id],
+      matched_count: 2,
+      updated_count: 0,
+      effects: { lead_priorities_changed: [], lead_priority_set: false },
+    });
   });
   it("false removes only the owner's stars", async () => {
     const l = take();
@@ -342,7 +374,11 @@ describe('Priority PUT: ids de-duplicated; all must be in the path workspace, el
   });
   it('1..100 ids and a boolean priority, else 400 invalid_request', async () => {
     const many = Array.from({ length: 101 }, (_, i) => `lead_x${i}`);
-    for (const [body, param] of [[{ lead_ids: [], priority: true }, 'lead_ids'], [{ lead_ids: many, priority: true }, 'lead_ids'], [{ lead_ids: [all[0].id] }, 'priority']] as const) {
+    for (const [body, param] of [
+      [{ lead_ids: [], priority: true }, 'lead_ids'],
+      [{ lead_ids: many, priority: true }, 'lead_ids'],
+      [{ lead_ids: [all[0].id] }, 'priority'],
+    ] as const) {
       const r = await put(body);
       expect(r.status).toBe(400);
       expect(r.body.error).toMatchObject({ code: 'invalid_request', param });

@@ -39,9 +39,15 @@ describe('Limits: every response carries x-ratelimit-limit, x-ratelimit-remainin
 });
 
 describe('me: rate_limits reports the figures the service enforces', () => {
-  it('the spec\'s figures by default, and the sandbox\'s own when started with others', async () => {
+  it("the spec's figures by default, and the sandbox's own when started with others", async () => {
     api = await startTestApi();
-    expect((await api.get('/v1/me')).body.rate_limits).toEqual({ read_per_minute: 120, write_per_minute: 60, thread_per_minute: 30, upstream_per_minute: 10, max_concurrent: 4 });
+    expect((await api.get('/v1/me')).body.rate_limits).toEqual({
+      read_per_minute: 120,
+      write_per_minute: 60,
+      thread_per_minute: 30,
+      upstream_per_minute: 10,
+      max_concurrent: 4,
+    });
     await api.close();
     api = await startTestApi({ bucketLimits: { read: 7, max_concurrent: 2 } });
     expect((await api.get('/v1/me')).body.rate_limits).toMatchObject({ read_per_minute: 7, max_concurrent: 2 });
@@ -70,7 +76,7 @@ describe('Limits: exceeding a bucket gives 429 rate_limited with a retry-after h
     expect((await api.get('/v1/me')).status).toBe(200);
   });
 
-  it('buckets are per key and per bucket: one key\'s empty read bucket leaves other keys and its write bucket alone', async () => {
+  it("buckets are per key and per bucket: one key's empty read bucket leaves other keys and its write bucket alone", async () => {
     api = await startTestApi({ bucketLimits: { read: 2 } });
     await api.get('/v1/me');
     await api.get('/v1/me');
@@ -109,7 +115,7 @@ describe('Limits: concurrency, 4 requests in flight per key; more gives 429 too_
   });
 });
 
-describe('Limits: the sandbox\'s --rate-limits off disables buckets and the concurrency cap', () => {
+describe("Limits: the sandbox's --rate-limits off disables buckets and the concurrency cap", () => {
   it('no 429 and no rate headers', async () => {
     api = await startTestApi({ rateLimits: false, bucketLimits: { read: 1 }, faults: 'latency_ms=100' });
     const results = await Promise.all(Array.from({ length: 8 }, () => api!.get('/v1/me')));

@@ -50,7 +50,12 @@ describe('note list filters: lead_id, author_id, created_since', () => {
   it('lead_id keeps the lead’s notes; a lead of another workspace is 404 not_found', async () => {
     const leadId = all[0].lead_id;
     const r = await readAll(api, `${WS}/notes`, { query: { lead_id: leadId } });
-    expect(r.map((n) => n.id).sort()).toEqual(all.filter((n) => n.lead_id === leadId).map((n) => n.id).sort());
+    expect(r.map((n) => n.id).sort()).toEqual(
+      all
+        .filter((n) => n.lead_id === leadId)
+        .map((n) => n.id)
+        .sort(),
+    );
     const foreign = await api.get(`${WS}/notes`, { query: { lead_id: api.sandbox.store.leads.inGroup('globex')[0]!.id } });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error).toMatchObject({ code: 'not_found', param: 'lead_id' });
@@ -70,7 +75,12 @@ describe('note list filters: lead_id, author_id, created_since', () => {
   it('created_since keeps notes created strictly after the instant', async () => {
     const pivot = all[Math.floor(all.length / 2)].created_at;
     const r = await readAll(api, `${WS}/notes`, { query: { created_since: pivot } });
-    expect(r.map((n) => n.id).sort()).toEqual(all.filter((n) => Date.parse(n.created_at) > Date.parse(pivot)).map((n) => n.id).sort());
+    expect(r.map((n) => n.id).sort()).toEqual(
+      all
+        .filter((n) => Date.parse(n.created_at) > Date.parse(pivot))
+        .map((n) => n.id)
+        .sort(),
+    );
     const bad = await api.get(`${WS}/notes`, { query: { created_since: '2026-11-01' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: 'invalid_request', param: 'created_since' });
@@ -90,7 +100,11 @@ describe('note POST: reply_id is set to the lead’s newest indexed reply; autho
     expect(r.status).toBe(201);
     expect(noteResource.safeParse(r.body).success).toBe(true);
     expect(r.body).toMatchObject({
-      object: 'note', workspace: 'acme', lead_id: lead.id, reply_id: newestReply(lead.id), author_id: 'usr_ben',
+      object: 'note',
+      workspace: 'acme',
+      lead_id: lead.id,
+      reply_id: newestReply(lead.id),
+      author_id: 'usr_ben',
       body: 'Asked for a call on Tuesday.',
     });
     expect(r.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);

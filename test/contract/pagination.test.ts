@@ -59,7 +59,7 @@ describe('Pagination: the cursor is opaque; an invalid cursor gives 400 invalid_
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: 'invalid_cursor', param: 'cursor' });
   });
-  it('a cursor of another workspace\'s list', async () => {
+  it("a cursor of another workspace's list", async () => {
     const acme = (await api.get('/v1/workspaces/acme/members', { query: { limit: 1 } })).body;
     const r = await api.get('/v1/workspaces/globex/members', { query: { cursor: acme.next_cursor } });
     expect(r.body.error.code).toBe('invalid_cursor');

@@ -123,7 +123,12 @@ describe('task list filters: assignee_id, status, task_type, lead_id', () => {
   it('lead_id keeps the lead’s tasks; a lead of another workspace is 404 not_found', async () => {
     const leadId = all[0].lead_id;
     const mine = await readAll(api, `${WS}/tasks`, { query: { lead_id: leadId } });
-    expect(mine.map((t) => t.id).sort()).toEqual(all.filter((t) => t.lead_id === leadId).map((t) => t.id).sort());
+    expect(mine.map((t) => t.id).sort()).toEqual(
+      all
+        .filter((t) => t.lead_id === leadId)
+        .map((t) => t.id)
+        .sort(),
+    );
     const foreign = api.sandbox.store.leads.inGroup('globex')[0]!;
     const r = await api.get(`${WS}/tasks`, { query: { lead_id: foreign.id } });
     expect(r.status).toBe(404);
@@ -149,13 +154,23 @@ describe('due_after and due_before are YYYY-MM-DD and compare whole days', () =>
   it('due_before=D keeps tasks due strictly before day D, whatever their due_time', async () => {
     const d = busiestDay();
     const r = await readAll(api, `${WS}/tasks`, { query: { due_before: d } });
-    expect(r.map((t) => t.id).sort()).toEqual(dated().filter((t) => t.due_date < d).map((t) => t.id).sort());
+    expect(r.map((t) => t.id).sort()).toEqual(
+      dated()
+        .filter((t) => t.due_date < d)
+        .map((t) => t.id)
+        .sort(),
+    );
   });
 
   it('due_after=D keeps tasks due strictly after day D', async () => {
     const d = busiestDay();
     const r = await readAll(api, `${WS}/tasks`, { query: { due_after: d } });
-    expect(r.map((t) => t.id).sort()).toEqual(dated().filter((t) => t.due_date > d).map((t) => t.id).sort());
+    expect(r.map((t) => t.id).sort()).toEqual(
+      dated()
+        .filter((t) => t.due_date > d)
+        .map((t) => t.id)
+        .sort(),
+    );
   });
 
   it('both together keep the days between; a day with a time of day still counts by its day', async () => {
@@ -164,7 +179,12 @@ describe('due_after and due_before are YYYY-MM-DD and compare whole days', () =>
     const prev = new Date(Date.parse(`${day}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
     const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     const r = await readAll(api, `${WS}/tasks`, { query: { due_after: prev, due_before: next } });
-    expect(r.map((t) => t.id).sort()).toEqual(all.filter((t) => t.due_date === day).map((t) => t.id).sort());
+    expect(r.map((t) => t.id).sort()).toEqual(
+      all
+        .filter((t) => t.due_date === day)
+        .map((t) => t.id)
+        .sort(),
+    );
     expect(r.map((t) => t.id)).toContain(timed.id);
   });
 
@@ -190,9 +210,20 @@ describe('task POST: lead must exist in the workspace; creator_id is the key own
     expect(r.status).toBe(201);
     expect(taskResource.safeParse(r.body).success).toBe(true);
     expect(r.body).toMatchObject({
-      object: 'task', workspace: 'acme', lead_id: lead.id, reply_id: newestReply(lead.id), title: null, notes: 'Call about pricing',
-      task_type: null, due_date: '2026-12-01', due_time: '09:30', status: 'open', creator_id: 'usr_ben', assignee_id: 'usr_ben',
-      completed_at: null, sequence: null,
+      object: 'task',
+      workspace: 'acme',
+      lead_id: lead.id,
+      reply_id: newestReply(lead.id),
+      title: null,
+      notes: 'Call about pricing',
+      task_type: null,
+      due_date: '2026-12-01',
+      due_time: '09:30',
+      status: 'open',
+      creator_id: 'usr_ben',
+      assignee_id: 'usr_ben',
+      completed_at: null,
+      sequence: null,
     });
     expect(r.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     expect(r.body.effects).toEqual({ task_created: true, provider_writes: [] });
@@ -398,9 +429,14 @@ describe('task scopes: tasks:read to list, tasks:write to change', () => {
   });
 });
 
-describe("task writes keep the owner-relative has_open_task accurate (open, not deleted, assigned to the key owner)", () => {
+describe('task writes keep the owner-relative has_open_task accurate (open, not deleted, assigned to the key owner)', () => {
   it('turns on for the assignee only, and off again on complete and on delete', async () => {
-    const lead = leads.find((l) => !api.sandbox.store.tasksByLead.get(l.id).some((t) => t.status === 'open' && t.deleted_at === null && ['usr_ben', 'usr_ada'].includes(t.assignee_id ?? '')))!;
+    const lead = leads.find(
+      (l) =>
+        !api.sandbox.store.tasksByLead
+          .get(l.id)
+          .some((t) => t.status === 'open' && t.deleted_at === null && ['usr_ben', 'usr_ada'].includes(t.assignee_id ?? '')),
+    )!;
     const flag = async (key: 'rep' | 'admin') => (await api.get(`${WS}/leads/${lead.id}`, { key })).body.has_open_task;
     expect([await flag('rep'), await flag('admin')]).toEqual([false, false]);
     const a = await create({ lead_id: lead.id }, 'rep');

@@ -18,8 +18,21 @@ function tokens(...texts: (string | null)[]): string[] {
 }
 
 const TEMPLATE_KEYS = [
-  'ai_variables', 'body', 'created_at', 'created_by_id', 'folder_id', 'id', 'is_html', 'name', 'object', 'order_index',
-  'scope', 'subject', 'variables', 'visibility', 'workspace',
+  'ai_variables',
+  'body',
+  'created_at',
+  'created_by_id',
+  'folder_id',
+  'id',
+  'is_html',
+  'name',
+  'object',
+  'order_index',
+  'scope',
+  'subject',
+  'variables',
+  'visibility',
+  'workspace',
 ].sort();
 
 async function templates(path = ACME, key: 'admin' | 'rep' | 'globex' = 'admin', query: Record<string, string> = {}) {
@@ -179,7 +192,7 @@ describe('Pagination: templates, assets and folders sort by (order_index, id); o
   it.each([['templates'], ['assets'], ['template_folders']])('%s', async (list) => {
     const desc = (await readAll(api, `${ACME}/${list}`)).map((x) => [x.order_index, x.id]);
     const asc = (await readAll(api, `${ACME}/${list}`, { query: { order: 'asc' } })).map((x) => [x.order_index, x.id]);
-    const sorted = [...asc].sort((a, b) => (a[0] - b[0]) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    const sorted = [...asc].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
     expect(asc).toEqual(sorted);
     expect(desc).toEqual([...asc].reverse());
   });
@@ -225,9 +238,19 @@ describe('asset: kind video, doc, link or text; url for the first three, body fo
     const assets = await readAll(api, `${ACME}/assets`);
     expect(new Set(assets.map((a) => a.kind))).toEqual(new Set(['video', 'doc', 'link', 'text']));
     for (const a of assets) {
-      expect(Object.keys(a).sort()).toEqual(
-        ['body', 'created_at', 'created_by_id', 'id', 'kind', 'object', 'order_index', 'title', 'url', 'visibility', 'workspace'],
-      );
+      expect(Object.keys(a).sort()).toEqual([
+        'body',
+        'created_at',
+        'created_by_id',
+        'id',
+        'kind',
+        'object',
+        'order_index',
+        'title',
+        'url',
+        'visibility',
+        'workspace',
+      ]);
       expect(a.id).toMatch(/^ast_/);
       expect(['private', 'workspace']).toContain(a.visibility);
       if (a.kind === 'text') {
@@ -299,11 +322,23 @@ describe('render: known tokens resolve from the lead, the key owner and the work
     const r = await render(t, { lead_id: lead.id });
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual(['body', 'is_html', 'lead_id', 'object', 'ready_to_send', 'resolved', 'subject', 'template_id', 'unresolved']);
-    const values = { first_name: lead.first_name, company_name: lead.company_name, sender_company: 'Acme Outbound', sender_first_name: 'Ada', cal_link: expectedCalLink() };
+    const values = {
+      first_name: lead.first_name,
+      company_name: lead.company_name,
+      sender_company: 'Acme Outbound',
+      sender_first_name: 'Ada',
+      cal_link: expectedCalLink(),
+    };
     expect(r.body).toEqual({
-      object: 'rendered_template', template_id: t.id, lead_id: lead.id, is_html: false,
-      subject: fill(t.subject, values), body: fill(t.body, values),
-      resolved: tokens(t.subject, t.body), unresolved: [], ready_to_send: true,
+      object: 'rendered_template',
+      template_id: t.id,
+      lead_id: lead.id,
+      is_html: false,
+      subject: fill(t.subject, values),
+      body: fill(t.body, values),
+      resolved: tokens(t.subject, t.body),
+      unresolved: [],
+      ready_to_send: true,
     });
   });
   it("sender tokens are the key owner's: Ben's key signs as Ben", async () => {
@@ -326,10 +361,16 @@ describe('render: the retired tokens cal_link, one_pager and quarter still resol
     const now = new Date();
     const quarter = `Q${Math.floor(now.getUTCMonth() / 3) + 1} ${now.getUTCFullYear()}`;
     const r = await render(t, { lead_id: lead.id });
-    expect(r.body.body).toBe(fill(t.body, {
-      first_name: lead.first_name, company_name: lead.company_name, one_pager: docs[0].url, quarter,
-      sender_name: 'Ada Admin', sender_email: 'ada@acme.example',
-    }));
+    expect(r.body.body).toBe(
+      fill(t.body, {
+        first_name: lead.first_name,
+        company_name: lead.company_name,
+        one_pager: docs[0].url,
+        quarter,
+        sender_name: 'Ada Admin',
+        sender_email: 'ada@acme.example',
+      }),
+    );
     expect(r.body.resolved).toEqual(expect.arrayContaining(['one_pager', 'quarter']));
     expect(r.body.ready_to_send).toBe(true);
   });
@@ -389,10 +430,15 @@ describe('render: AI slots are filled by the caller through overrides', () => {
     const t = await templateNamed('AI opener with research');
     const lead = fullLead();
     const r = await render(t, { lead_id: lead.id, overrides: { ai_opener: 'Loved your post on month-end close.', pain_point: 'late reconciliations' } });
-    expect(r.body.body).toBe(fill(t.body, {
-      ai_opener: 'Loved your post on month-end close.', pain_point: 'late reconciliations',
-      first_name: lead.first_name, title: lead.title, sender_first_name: 'Ada',
-    }));
+    expect(r.body.body).toBe(
+      fill(t.body, {
+        ai_opener: 'Loved your post on month-end close.',
+        pain_point: 'late reconciliations',
+        first_name: lead.first_name,
+        title: lead.title,
+        sender_first_name: 'Ada',
+      }),
+    );
     expect(r.body.resolved).toEqual(expect.arrayContaining(['ai_opener', 'pain_point']));
     expect(r.body.unresolved).toEqual([]);
     expect(r.body.ready_to_send).toBe(true);
@@ -496,11 +542,12 @@ describe('render: a computation; the service never sends email and render writes
   it('the store is unchanged by renders and the answer has no effects', async () => {
     const s = api.sandbox.store;
     const lead = fullLead();
-    const snapshot = () => JSON.stringify({
-      sizes: [s.leads.size, s.replies.size, s.tasks.size, s.notes.size, s.meetings.size, s.templates.size, s.assets.size],
-      lead: JSON.stringify(lead, (_k, v) => (v instanceof Map ? [...v] : v instanceof Set ? [...v] : v)),
-      template: JSON.stringify([...s.templates.inGroup('acme')]),
-    });
+    const snapshot = () =>
+      JSON.stringify({
+        sizes: [s.leads.size, s.replies.size, s.tasks.size, s.notes.size, s.meetings.size, s.templates.size, s.assets.size],
+        lead: JSON.stringify(lead, (_k, v) => (v instanceof Map ? [...v] : v instanceof Set ? [...v] : v)),
+        template: JSON.stringify([...s.templates.inGroup('acme')]),
+      });
     const before = snapshot();
     for (const name of ['Interested: book a call', 'AI opener with research', 'HTML meeting confirmation']) {
       const r = await render(await templateNamed(name), { lead_id: lead.id, overrides: { ai_opener: 'x' } });

@@ -179,7 +179,9 @@ describe('over HTTP the question travels with the tool call', () => {
       return { action: answer };
     });
     try {
-      await client.connect(new StreamableHTTPClientTransport(new URL(bin.url), { requestInit: { headers: { authorization: `Bearer ${SANDBOX_KEYS.admin}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(bin.url), { requestInit: { headers: { authorization: `Bearer ${SANDBOX_KEYS.admin}` } } }),
+      );
       const leads = [...sandbox.store.leads.all()].filter((l) => l.workspace === 'acme' && l.state === 'active');
       const from = proxy.requests.length;
       const declined = (await client.callTool({ name: 'mark_disqualified', arguments: { lead_id: leads[0]!.id } })) as CallToolResult;

@@ -28,10 +28,19 @@ beforeAll(async () => {
   bin = await startHttpBinary(['--base-url', sb.baseUrl]);
   const target = new URL(bin.url);
   relay = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const out = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, authorization: `Bearer ${SANDBOX_KEYS.admin}` } }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
+    const out = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, authorization: `Bearer ${SANDBOX_KEYS.admin}` },
+      },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
     out.on('error', () => res.destroy());
     req.pipe(out);
   });
@@ -50,7 +59,9 @@ describe('DNS-rebinding protection: the dns-rebinding-protection scenario of @mo
   it('a foreign Host/Origin is refused with 4xx and a localhost Host/Origin is accepted with 2xx', async () => {
     const out = mkdtempSync(join(tmpdir(), 'conformance-'));
     try {
-      const child = spawnTracked(process.execPath, [CONFORMANCE, 'server', '--url', relayUrl, '--scenario', 'dns-rebinding-protection', '-o', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawnTracked(process.execPath, [CONFORMANCE, 'server', '--url', relayUrl, '--scenario', 'dns-rebinding-protection', '-o', out], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let log = '';
       child.stdout.on('data', (d: Buffer) => (log += d.toString()));
       child.stderr.on('data', (d: Buffer) => (log += d.toString()));

@@ -16,7 +16,10 @@ export interface HttpBinary {
 
 /** Start the built binary with --http on a free loopback port and wait for the URL it prints on stdout. */
 export async function startHttpBinary(args: string[], env: Record<string, string> = {}): Promise<HttpBinary> {
-  const child = spawnTracked(process.execPath, [BIN, '--http', '127.0.0.1:0', '--log-level', 'warn', ...args], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnTracked(process.execPath, [BIN, '--http', '127.0.0.1:0', '--log-level', 'warn', ...args], {
+    env: cleanEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));

@@ -11,7 +11,8 @@ let relay: Relay;
 let bin: HttpBinary;
 const bearer = (key: string) => `Bearer ${key}`;
 const madeUpKey = (i: number) => `rik_live_${`fake${i}`.padEnd(8, 'x').slice(0, 8)}_${String(i).padStart(32, '0')}`;
-const health = async (b: HttpBinary) => JSON.parse((await raw(b.url.replace(/\/mcp$/, '/healthz'), { method: 'GET' })).body) as { keys: number; sessions: number };
+const health = async (b: HttpBinary) =>
+  JSON.parse((await raw(b.url.replace(/\/mcp$/, '/healthz'), { method: 'GET' })).body) as { keys: number; sessions: number };
 const meRequests = () => relay.requests.filter((r) => r.startsWith('GET /v1/me')).length;
 
 /** Open a session over raw HTTP; its id. */
@@ -52,7 +53,7 @@ describe('Made-up keys leave nothing behind (bearer mode)', () => {
     expect(await health(bin)).toMatchObject({ keys: 0, sessions: 0 });
   });
 
-  it('an accepted key is read once (the probe\'s answer seeds its client) and is then held', async () => {
+  it("an accepted key is read once (the probe's answer seeds its client) and is then held", async () => {
     const before = meRequests();
     await open(bin, SANDBOX_KEYS.readonly);
     await open(bin, SANDBOX_KEYS.readonly);
@@ -112,12 +113,21 @@ describe('An oversized chunked body is refused as soon as it passes 1 MiB', () =
     const outcome = await new Promise<{ status: number; sentBeforeAnswer: number; closed: boolean }>((resolve, reject) => {
       let sent = 0;
       let timer: NodeJS.Timeout | undefined;
-      const req = request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: mcpHeaders({ authorization: bearer(SANDBOX_KEYS.admin), 'transfer-encoding': 'chunked' }) }, (res) => {
-        const sentBeforeAnswer = sent;
-        clearInterval(timer);
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, sentBeforeAnswer, closed: res.headers.connection === 'close' }));
-      });
+      const req = request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: u.pathname,
+          method: 'POST',
+          headers: mcpHeaders({ authorization: bearer(SANDBOX_KEYS.admin), 'transfer-encoding': 'chunked' }),
+        },
+        (res) => {
+          const sentBeforeAnswer = sent;
+          clearInterval(timer);
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, sentBeforeAnswer, closed: res.headers.connection === 'close' }));
+        },
+      );
       req.on('error', (e) => (sent > 0 ? undefined : reject(e)));
       const chunk = Buffer.alloc(64 * 1024, 'x');
       // Up to 64 MiB over about 10 s; the answer must come long before.
@@ -157,7 +167,7 @@ describe('The JSON-RPC guard serves HTTP as it serves stdio', () => {
     expect((await post(bin, SANDBOX_KEYS.admin, sid, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }))).message).toMatchObject({ id: 1, result: {} });
   });
 
-  it('bad params are -32602 and a request without method -32600, for the request\'s id, with no schema dump', async () => {
+  it("bad params are -32602 and a request without method -32600, for the request's id, with no schema dump", async () => {
     const sid = await open(bin, SANDBOX_KEYS.admin);
     const cases: [unknown, number][] = [
       [{ jsonrpc: '2.0', id: 'p1', method: 'tools/call', params: 'x' }, -32602],

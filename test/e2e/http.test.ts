@@ -40,7 +40,7 @@ async function ownerOf(c: Client): Promise<string> {
 
 const meRequests = () => relay.requests.filter((r) => r.startsWith('GET /v1/me')).length;
 
-describe('Streamable HTTP: the Reply Inbox key comes from each request\'s Authorization: Bearer header', () => {
+describe("Streamable HTTP: the Reply Inbox key comes from each request's Authorization: Bearer header", () => {
   it('each session acts with its own key; the sessions of one key share one client (its GET /v1/me is read once)', async () => {
     const before = meRequests();
     const ada1 = await session(bin.url, bearer('admin'));
@@ -60,10 +60,16 @@ describe('Streamable HTTP: the Reply Inbox key comes from each request\'s Author
     expect(init.status).toBe(200);
     const sid = String(init.headers['mcp-session-id']);
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-    const stranger = await raw(bin.url, { headers: mcpHeaders({ authorization: bearer('rep'), 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }), body: list });
+    const stranger = await raw(bin.url, {
+      headers: mcpHeaders({ authorization: bearer('rep'), 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }),
+      body: list,
+    });
     expect(stranger.status).toBe(404);
     expect(JSON.parse(stranger.body).error.message).toMatch(/Session not found/);
-    const owner = await raw(bin.url, { headers: mcpHeaders({ authorization: bearer('admin'), 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }), body: list });
+    const owner = await raw(bin.url, {
+      headers: mcpHeaders({ authorization: bearer('admin'), 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }),
+      body: list,
+    });
     expect(owner.status).toBe(200);
     expect(owner.body).toContain('list_leads');
     const gone = await raw(bin.url, { method: 'DELETE', headers: { authorization: bearer('admin'), 'mcp-session-id': sid } });
@@ -93,7 +99,7 @@ describe('Streamable HTTP: unauthenticated requests get 401 without touching the
     expect(relay.requests.length).toBe(before);
   });
 
-  it('a well-formed key the API refuses gets 401 with the API\'s code', async () => {
+  it("a well-formed key the API refuses gets 401 with the API's code", async () => {
     const r = await raw(bin.url, { headers: mcpHeaders({ authorization: bearer('revoked') }), body: INITIALIZE });
     expect(r.status).toBe(401);
     expect(JSON.parse(r.body).error.message).toMatch(/key_revoked/);
@@ -108,7 +114,10 @@ describe('DNS-rebinding protection: Host and Origin are checked against the allo
     const foreignHost = await raw(bin.url, { headers: mcpHeaders({ host: `evil.example.com:${port}`, authorization: bearer('admin') }), body: INITIALIZE });
     expect(foreignHost.status).toBe(403);
     expect(JSON.parse(foreignHost.body).error.message).toMatch(/Host "evil\.example\.com:\d+" is not allowed/);
-    const foreignOrigin = await raw(bin.url, { headers: mcpHeaders({ host: `localhost:${port}`, origin: 'http://evil.example.com', authorization: bearer('admin') }), body: INITIALIZE });
+    const foreignOrigin = await raw(bin.url, {
+      headers: mcpHeaders({ host: `localhost:${port}`, origin: 'http://evil.example.com', authorization: bearer('admin') }),
+      body: INITIALIZE,
+    });
     expect(foreignOrigin.status).toBe(403);
     expect(JSON.parse(foreignOrigin.body).error.message).toMatch(/Origin "http:\/\/evil\.example\.com" is not allowed/);
     // Refused before the credentials are even read: not a 401, and no call to the API.
@@ -145,7 +154,10 @@ describe('HTTP flags: a mistake is named before anything starts (exit 2)', () =>
     [['--sandbox', '--http-token', 'a-long-enough-secret'], /--http-token protects the HTTP endpoint: use it with --http/],
     [['--sandbox', '--http', '0', '--http-token', 'short'], /--http-token: use a secret of at least 16 characters/],
     // A bearer token is one word: a token with spaces or quotes could never match, so it is refused at start.
-    [['--sandbox', '--http', '0', '--http-token', 'correct horse battery staple'], /--http-token: use only letters, digits and - \. _ ~ \+ \/ \(no spaces or quotes\)/],
+    [
+      ['--sandbox', '--http', '0', '--http-token', 'correct horse battery staple'],
+      /--http-token: use only letters, digits and - \. _ ~ \+ \/ \(no spaces or quotes\)/,
+    ],
     [['--sandbox', '--http', '0', '--http-token', '"quoted-secret-of-the-team"'], /--http-token: use only letters/],
     [['--sandbox', '--http', 'localhost:http'], /--http: expected \[host:\]port/],
     [['--sandbox', '--redis', 'http://127.0.0.1:6379'], /--redis: expected redis:\/\/host:port/],
@@ -163,7 +175,11 @@ describe('Limits on body size: over 1 MiB gets 413, a body that is not JSON gets
     const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_note', arguments: { body: 'x'.repeat(1_200_000) } } });
     const declared = await raw(bin.url, { headers: mcpHeaders({ authorization: bearer('admin') }), body: big });
     expect(declared.status).toBe(413);
-    expect(JSON.parse(declared.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request body over the limit of 1048576 bytes.' } });
+    expect(JSON.parse(declared.body)).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Request body over the limit of 1048576 bytes.' },
+    });
     const chunked = await raw(bin.url, { headers: mcpHeaders({ authorization: bearer('admin'), 'transfer-encoding': 'chunked' }), body: big });
     expect(chunked.status).toBe(413);
     const notJson = await raw(bin.url, { headers: mcpHeaders({ authorization: bearer('admin') }), body: '{"jsonrpc": "2.0", ' });

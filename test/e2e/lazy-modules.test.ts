@@ -40,8 +40,7 @@ async function loaded(args: string[], name: string): Promise<string[]> {
       const url = (JSON.parse(chunk.toString()) as { url: string }).url;
       expect((await fetch(url.replace(/\/mcp$/, '/healthz'))).status).toBe(200);
       child.kill('SIGTERM');
-    }
-    else child.stdin.end();
+    } else child.stdin.end();
     const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
     expect({ code, signal }).toEqual({ code: 0, signal: null });
   } finally {

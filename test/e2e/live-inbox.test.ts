@@ -89,7 +89,10 @@ describe('over stdio: subscribe, a lead replies, the client hears it and reads t
   let s: McpSession;
   beforeAll(async () => {
     live = await liveApi();
-    s = await startMcp(['--workspace', 'acme', '--log-level', 'warn', ...WATCH], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: live.proxy.url });
+    s = await startMcp(['--workspace', 'acme', '--log-level', 'warn', ...WATCH], {
+      REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin,
+      REPLY_INBOX_BASE_URL: live.proxy.url,
+    });
   });
   afterAll(async () => {
     await s?.close();
@@ -125,7 +128,10 @@ describe('over stdio: subscribe, a lead replies, the client hears it and reads t
 describe('--watch-seconds 0 turns watching off', () => {
   it('no subscribe capability, and subscribing is refused', async () => {
     const live = await liveApi();
-    const s = await startMcp(['--workspace', 'acme', '--watch-seconds', '0'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: live.proxy.url });
+    const s = await startMcp(['--workspace', 'acme', '--watch-seconds', '0'], {
+      REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin,
+      REPLY_INBOX_BASE_URL: live.proxy.url,
+    });
     try {
       expect(s.client.getServerCapabilities()?.resources?.subscribe).toBeFalsy();
       await expect(s.client.subscribeResource({ uri: 'inbox://acme/leads' })).rejects.toThrow();
@@ -167,7 +173,10 @@ describe('over HTTP: one poll per workspace serves every session, within the rea
     for (const [i, lead] of leads.entries()) await (i % 2 ? a : b).subscribeResource({ uri: `inbox://acme/leads/${lead}` });
     live.sandbox.control.simulateInboundReply(leads[0]!);
     live.sandbox.control.simulateInboundReply(leads[1]!);
-    await until('both sessions hear the replies', () => heardA.includes('inbox://acme/leads') && heardB.includes(`inbox://acme/leads/${leads[0]}`) && heardA.includes(`inbox://acme/leads/${leads[1]}`));
+    await until(
+      'both sessions hear the replies',
+      () => heardA.includes('inbox://acme/leads') && heardB.includes(`inbox://acme/leads/${leads[0]}`) && heardA.includes(`inbox://acme/leads/${leads[1]}`),
+    );
     // Long enough for ten polls at one a second, were there no budget.
     await sleep(Math.max(0, 10_000 - (Date.now() - started)));
     const cap = Math.floor(READ_PER_MINUTE * 0.1);
@@ -211,7 +220,10 @@ describe('over HTTP: one poll per workspace serves every session, within the rea
 describe('the sandbox makes seeded leads reply at an interval (replyEverySeconds, --reply-every-seconds)', () => {
   it('a lead replies each interval, and a client watching the leads hears it', async () => {
     const live = await liveApi({ replyEverySeconds: 1 });
-    const s = await startMcp(['--workspace', 'acme', '--log-level', 'warn', ...WATCH], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: live.proxy.url });
+    const s = await startMcp(['--workspace', 'acme', '--log-level', 'warn', ...WATCH], {
+      REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin,
+      REPLY_INBOX_BASE_URL: live.proxy.url,
+    });
     try {
       const updates = updatesOf(s.client);
       const replies = () => [...live.sandbox.store.replies.all()].length;

@@ -9,9 +9,15 @@ import { ALL_TOOLS } from '../../tools/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import { type Relay, type McpSession, callErr, callOk, startRelay, parseToolError, rawSession, runBinary, startMcp, toolNames } from './helpers.js';
 
-const WRITE_TOOLS = ALL_TOOLS.filter((t) => t.endpoint.write).map((t) => t.name).sort();
-const READ_TOOLS = ALL_TOOLS.filter((t) => !t.endpoint.write).map((t) => t.name).sort();
-const INSIGHT_TOOLS = ALL_TOOLS.filter((t) => t.toolset === 'insights').map((t) => t.name).sort();
+const WRITE_TOOLS = ALL_TOOLS.filter((t) => t.endpoint.write)
+  .map((t) => t.name)
+  .sort();
+const READ_TOOLS = ALL_TOOLS.filter((t) => !t.endpoint.write)
+  .map((t) => t.name)
+  .sort();
+const INSIGHT_TOOLS = ALL_TOOLS.filter((t) => t.toolset === 'insights')
+  .map((t) => t.name)
+  .sort();
 const toolsetOf = new Map(ALL_TOOLS.map((t) => [t.name, t.toolset]));
 const QUIET = ['--log-level', 'warn'];
 
@@ -74,7 +80,7 @@ describe('Scopes decide the tools: the readonly key sees no write and no insight
   });
 });
 
-describe('Scopes withheld by the owner\'s role: the demoted key lists no insights tool but keeps the write tools', () => {
+describe("Scopes withheld by the owner's role: the demoted key lists no insights tool but keeps the write tools", () => {
   let s: McpSession;
   beforeAll(async () => {
     s = await startMcp(['--sandbox', '--sandbox-key', 'demoted', ...QUIET]);
@@ -109,7 +115,11 @@ describe('--toolsets serves only those areas; --tools adds single tools', () => 
   it('--toolsets leads,tasks: every tool of those two areas and nothing else', async () => {
     const names = await toolNames(only);
     for (const n of names) expect(['leads', 'tasks']).toContain(toolsetOf.get(n));
-    expect(names).toEqual(ALL_TOOLS.filter((t) => t.toolset === 'leads' || t.toolset === 'tasks').map((t) => t.name).sort());
+    expect(names).toEqual(
+      ALL_TOOLS.filter((t) => t.toolset === 'leads' || t.toolset === 'tasks')
+        .map((t) => t.name)
+        .sort(),
+    );
   });
   it('--tools get_me adds exactly that one tool', async () => {
     const base = await toolNames(only);
@@ -204,14 +214,22 @@ describe('Binary errors exit 2 with a message on stderr, before any request', ()
 
 describe('stdout carries nothing but JSON-RPC, even at --log-level debug', () => {
   it('a short session: every stdout line is a JSON-RPC 2.0 message; the logs went to stderr', async () => {
-    const r = await rawSession(['--sandbox', '--sandbox-key', 'rep', '--log-level', 'debug'], [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
-      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_me', arguments: {} } },
-      { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'list_leads', arguments: { limit: 2 } } },
-      { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_lead', arguments: { lead_id: 'lead_doesnotexist0' } } },
-    ]);
+    const r = await rawSession(
+      ['--sandbox', '--sandbox-key', 'rep', '--log-level', 'debug'],
+      [
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+        },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+        { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_me', arguments: {} } },
+        { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'list_leads', arguments: { limit: 2 } } },
+        { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'get_lead', arguments: { lead_id: 'lead_doesnotexist0' } } },
+      ],
+    );
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n').filter((l) => l !== '');
     expect(r.stdout.endsWith('\n')).toBe(true);

@@ -39,7 +39,6 @@ async function session(args: string[], env: Record<string, string>): Promise<Ses
   return { client, logs, errors, stderr: () => err, close: () => client.close() };
 }
 
-
 async function apiPage(baseUrl: string, path: string, query: Record<string, string | number>, key = SANDBOX_KEYS.admin): Promise<any> {
   const url = new URL(path, baseUrl);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, String(v));
@@ -68,7 +67,10 @@ describe('Multi-page list reads: max_items or all (bounded), paged under the rat
     sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 1_200, faults: 'latency_ms=100' });
     proxy = await startRelay(sandbox.baseUrl);
     // Paging is under test here, not the result budget (test/e2e/result-budget.test.ts): 1,000 leads must fit whole.
-    s = await session(['--workspace', 'acme', '--log-level', 'warn', '--max-result-bytes', '10485760'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: proxy.url });
+    s = await session(['--workspace', 'acme', '--log-level', 'warn', '--max-result-bytes', '10485760'], {
+      REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin,
+      REPLY_INBOX_BASE_URL: proxy.url,
+    });
   });
   afterAll(async () => {
     await s?.close();
@@ -79,7 +81,9 @@ describe('Multi-page list reads: max_items or all (bounded), paged under the rat
   it('list_leads max_items=1000: progress 200, 400, 600, 800, 1000 of 1000, in order, one per page', async () => {
     const progress: Progress[] = [];
     const from = proxy.requests.length;
-    const r = (await s.client.callTool({ name: 'list_leads', arguments: { max_items: 1000 } }, undefined, { onprogress: (p) => void progress.push(p) })) as CallToolResult;
+    const r = (await s.client.callTool({ name: 'list_leads', arguments: { max_items: 1000 } }, undefined, {
+      onprogress: (p) => void progress.push(p),
+    })) as CallToolResult;
     expect(r.isError).toBeFalsy();
     expect(progress.map((p) => p.progress)).toEqual([200, 400, 600, 800, 1000]);
     for (const p of progress) expect(p.total).toBe(1000);
@@ -105,7 +109,10 @@ describe('Multi-page list reads: max_items or all (bounded), paged under the rat
 
   it('max_items=450: pages of 200, 200 and 50, never more than asked', async () => {
     const from = proxy.requests.length;
-    const r = (await s.client.callTool({ name: 'list_leads', arguments: { max_items: 450, status: ['interested', 'untagged', 'automated', 'not_interested', 'unsubscribed'] } })) as CallToolResult;
+    const r = (await s.client.callTool({
+      name: 'list_leads',
+      arguments: { max_items: 450, status: ['interested', 'untagged', 'automated', 'not_interested', 'unsubscribed'] },
+    })) as CallToolResult;
     expect((r.structuredContent as any).data).toHaveLength(450);
     expect(leadPages(from).map((p) => /limit=(\d+)/.exec(p)?.[1])).toEqual(['200', '200', '50']);
   });
@@ -120,7 +127,7 @@ describe('Multi-page list reads: max_items or all (bounded), paged under the rat
     expect((leads.structuredContent as any).has_more).toBe(true);
   });
 
-  it('the same arguments on a tool without its own shaping (list_tasks): the API\'s items, pages merged', async () => {
+  it("the same arguments on a tool without its own shaping (list_tasks): the API's items, pages merged", async () => {
     const r = (await s.client.callTool({ name: 'list_tasks', arguments: { max_items: 250 } })) as CallToolResult;
     const expected = await apiIds(sandbox.baseUrl, '/v1/workspaces/acme/tasks', 250);
     expect((r.structuredContent as any).data.map((t: any) => t.id)).toEqual(expected);
@@ -184,7 +191,8 @@ describe.concurrent('Notable events reach the client as MCP log messages at the 
 
   /** Spend the upstream bucket: two meeting lists (never cached), then a third that has to wait for the refill (cancelled). */
   async function spendUpstream(s: Session, workspace: string): Promise<void> {
-    for (let i = 0; i < 2; i++) expect(((await s.client.callTool({ name: 'list_meetings', arguments: { workspace, limit: 1 } })) as CallToolResult).isError).toBeFalsy();
+    for (let i = 0; i < 2; i++)
+      expect(((await s.client.callTool({ name: 'list_meetings', arguments: { workspace, limit: 1 } })) as CallToolResult).isError).toBeFalsy();
     const ac = new AbortController();
     const third = s.client.callTool({ name: 'list_meetings', arguments: { workspace, limit: 1 } }, undefined, { signal: ac.signal });
     setTimeout(() => ac.abort('no need to wait for the refill'), 300);
@@ -196,7 +204,11 @@ describe.concurrent('Notable events reach the client as MCP log messages at the 
     try {
       await s.client.setLoggingLevel('warning');
       await spendUpstream(s, 'globex');
-      await until('the throttling notice', () => s.logs.some((l) => l.data?.event === 'throttled'), () => [s.logs, s.stderr()]);
+      await until(
+        'the throttling notice',
+        () => s.logs.some((l) => l.data?.event === 'throttled'),
+        () => [s.logs, s.stderr()],
+      );
       const notice = s.logs.find((l) => l.data?.event === 'throttled')!;
       expect(notice).toMatchObject({ level: 'warning', logger: 'reply-inbox-mcp', data: { bucket: 'upstream' } });
       expect(notice.data.message).toMatch(/Rate bucket 'upstream' is spent/);
@@ -206,12 +218,16 @@ describe.concurrent('Notable events reach the client as MCP log messages at the 
     }
   });
 
-  it('below the client\'s level nothing is sent: with level error the throttling goes to stderr only', async () => {
+  it("below the client's level nothing is sent: with level error the throttling goes to stderr only", async () => {
     const s = await session(['--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: throttled.baseUrl });
     try {
       await s.client.setLoggingLevel('error');
       await spendUpstream(s, 'acme');
-      await until('the throttling line on stderr', () => /Rate bucket 'upstream' is spent/.test(s.stderr()), () => s.stderr());
+      await until(
+        'the throttling line on stderr',
+        () => /Rate bucket 'upstream' is spent/.test(s.stderr()),
+        () => s.stderr(),
+      );
       await sleep(100);
       expect(s.logs.filter((l) => l.data?.event === 'throttled')).toEqual([]);
     } finally {
@@ -227,7 +243,11 @@ describe.concurrent('Notable events reach the client as MCP log messages at the 
       expect(parseToolError(quiet).error.code).toBe('not_found');
       const r = (await s.client.callTool({ name: 'list_campaigns', arguments: {} })) as CallToolResult;
       expect(parseToolError(r).error.code).toBe('upstream_error');
-      await until('the failure notice', () => s.logs.some((l) => l.data?.event === 'upstream_failure'), () => [r, s.logs, s.stderr()]);
+      await until(
+        'the failure notice',
+        () => s.logs.some((l) => l.data?.event === 'upstream_failure'),
+        () => [r, s.logs, s.stderr()],
+      );
       expect(s.logs).toHaveLength(1);
       expect(s.logs[0]).toMatchObject({ level: 'error', data: { event: 'upstream_failure', what: 'list_campaigns', code: 'upstream_error', status: 502 } });
       expect(s.stderr()).toMatch(/list_campaigns failed upstream: upstream_error/);

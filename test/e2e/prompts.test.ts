@@ -32,12 +32,19 @@ async function promptText(name: string, args: Record<string, string> = {}): Prom
   return (c as { text: string }).text;
 }
 async function promptError(session: McpSession, name: string, args: Record<string, string>): Promise<{ code: number; message: string }> {
-  const err = await session.client.getPrompt({ name, arguments: args }).then(() => null, (e: unknown) => e as { code: number; message: string });
+  const err = await session.client.getPrompt({ name, arguments: args }).then(
+    () => null,
+    (e: unknown) => e as { code: number; message: string },
+  );
   expect(err, `${name} ${JSON.stringify(args)} is refused`).not.toBeNull();
   return err!;
 }
 async function complete(name: string, argument: string, value: string, args?: Record<string, string>): Promise<string[]> {
-  const r = await s.client.complete({ ref: { type: 'ref/prompt', name }, argument: { name: argument, value }, ...(args ? { context: { arguments: args } } : {}) });
+  const r = await s.client.complete({
+    ref: { type: 'ref/prompt', name },
+    argument: { name: argument, value },
+    ...(args ? { context: { arguments: args } } : {}),
+  });
   return r.completion.values;
 }
 const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -75,7 +82,7 @@ describe('triage_inbox (workspace, how many, optional assignee): walk the unread
     expectSafetyRules(text);
   });
 
-  it('defaults: the server\'s workspace, 10 leads, no assignee filter', async () => {
+  it("defaults: the server's workspace, 10 leads, no assignee filter", async () => {
     const text = await promptText('triage_inbox');
     expect(text).toContain('Call list_leads with workspace="acme", unread=true, responded=false, limit=10.');
     expect(text).not.toContain('assignee_id');
@@ -180,7 +187,7 @@ describe('Arguments complete where they can', () => {
     expect(await complete('triage_inbox', 'assignee', 'hal@', { workspace: 'globex' })).toEqual(['usr_hal_globex']);
   });
 
-  it('lead: the API\'s prefix search, newest first; template: by id or name prefix in the chosen workspace', async () => {
+  it("lead: the API's prefix search, newest first; template: by id or name prefix in the chosen workspace", async () => {
     const leads = (await api('/v1/workspaces/acme/leads', { q: 'mallory', limit: 20 })).data.map((l: any) => l.id);
     expect(await complete('draft_reply', 'lead', 'mallory')).toEqual(leads);
     const templates = (await api('/v1/workspaces/acme/templates', { limit: 200 })).data;

@@ -66,7 +66,10 @@ function expectFenced(text: string, needle: string): number {
   let n = 0;
   for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
     n++;
-    expect(spans.some(([a, b]) => a < i && i + needle.length < b), `"${needle.slice(0, 30)}" at ${i} is outside every fence`).toBe(true);
+    expect(
+      spans.some(([a, b]) => a < i && i + needle.length < b),
+      `"${needle.slice(0, 30)}" at ${i} is outside every fence`,
+    ).toBe(true);
   }
   return n;
 }
@@ -74,7 +77,7 @@ function expectFenced(text: string, needle: string): number {
 const LEAD_TPL = 'inbox://{workspace}/leads/{lead}';
 const CONVERSATION_TPL = 'inbox://{workspace}/leads/{lead}/conversation';
 
-describe('Templates: the newest leads, a lead, its conversation, the workspace\'s playbook, members and lead-tag roster; the capabilities', () => {
+describe("Templates: the newest leads, a lead, its conversation, the workspace's playbook, members and lead-tag roster; the capabilities", () => {
   it('resources/templates/list gives the six templates with their types', async () => {
     const { resourceTemplates } = await s.client.listResourceTemplates();
     const byUri = Object.fromEntries(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType]));
@@ -117,9 +120,12 @@ describe('resources/list is useful, not huge: the newest leads of the default wo
     const newest = (await api('/v1/workspaces/acme/leads', { limit: 20 })).data.map((l: any) => `inbox://acme/leads/${l.id}`);
     const leads = resources.filter((r) => r.uri.includes('/leads/')).map((r) => r.uri);
     expect(leads).toEqual(newest);
-    expect(resources.filter((r) => !r.uri.includes('/leads/')).map((r) => r.uri).sort()).toEqual(
-      ['inbox://acme/lead-tags', 'inbox://acme/leads', 'inbox://acme/members', 'inbox://acme/playbook', 'inbox://capabilities'],
-    );
+    expect(
+      resources
+        .filter((r) => !r.uri.includes('/leads/'))
+        .map((r) => r.uri)
+        .sort(),
+    ).toEqual(['inbox://acme/lead-tags', 'inbox://acme/leads', 'inbox://acme/members', 'inbox://acme/playbook', 'inbox://capabilities']);
   });
 
   it('listing costs one page of leads (limit 20, no cursor) and nothing else', () => {
@@ -187,7 +193,13 @@ describe('Its conversation: markdown, one section per message with direction, se
   let text = '';
   beforeAll(async () => {
     const store = sandbox.store;
-    const lead = store.leads.inGroup('acme').find((l) => store.conversation(l).slice(-50).some((m) => m.attachments.length > 0) && store.conversation(l).length > 1)!;
+    const lead = store.leads.inGroup('acme').find(
+      (l) =>
+        store
+          .conversation(l)
+          .slice(-50)
+          .some((m) => m.attachments.length > 0) && store.conversation(l).length > 1,
+    )!;
     expect(lead, 'a seeded conversation with an attachment').toBeDefined();
     leadId = lead.id;
     messages = (await api(`/v1/workspaces/acme/leads/${leadId}/messages`, { order: 'desc', limit: 50 })).data.reverse();
@@ -212,7 +224,8 @@ describe('Its conversation: markdown, one section per message with direction, se
       expect(part).toContain(`- Direction: ${m.direction}`);
       expect(part).toContain(`- Time: ${m.sent_at}`);
       // The sender's address is outside text too: it sits inside the fence with the name.
-      if (m.from_email) expect(part).toMatch(new RegExp(`^- From: <untrusted-[0-9a-f]{6}>.*<${m.from_email.replace(/[.+]/g, '\\$&')}></untrusted-[0-9a-f]{6}>$`, 'm'));
+      if (m.from_email)
+        expect(part).toMatch(new RegExp(`^- From: <untrusted-[0-9a-f]{6}>.*<${m.from_email.replace(/[.+]/g, '\\$&')}></untrusted-[0-9a-f]{6}>$`, 'm'));
       if (m.attachments.length === 0) expect(part).toContain('- Attachments: none');
       for (const a of m.attachments) {
         expect(part).toContain(`(${a.id})`);
@@ -229,14 +242,14 @@ describe('Its conversation: markdown, one section per message with direction, se
     for (const m of messages) if (m.from_name) expectFenced(text, m.from_name);
   });
 
-  it('the injection lead\'s conversation: the injected instruction is there, only inside a fence', async () => {
+  it("the injection lead's conversation: the injected instruction is there, only inside a fence", async () => {
     const injection = (await api('/v1/workspaces/acme/leads', { email: SPECIAL_EMAILS.injection })).data[0];
     const { text: md } = await read(`inbox://acme/leads/${injection.id}/conversation`);
     expect(expectFenced(md, INJECTION_TEXT)).toBeGreaterThan(0);
   });
 });
 
-describe('The workspace\'s playbook, members and lead-tag roster, and the API\'s capabilities', () => {
+describe("The workspace's playbook, members and lead-tag roster, and the API's capabilities", () => {
   it('playbook: the sdr_notes as text under a heading naming the workspace', async () => {
     const ws = await api('/v1/workspaces/acme', { include: 'sdr_notes' });
     expect(ws.sdr_notes).toBeTruthy();
@@ -266,15 +279,18 @@ describe('The workspace\'s playbook, members and lead-tag roster, and the API\'s
     expect(JSON.parse((await read('inbox://globex/members')).text).data).toEqual(expected);
   });
 
-  it('capabilities: the API\'s capabilities object as is', async () => {
+  it("capabilities: the API's capabilities object as is", async () => {
     const expected = await api('/v1/capabilities');
     expect(JSON.parse((await read('inbox://capabilities')).text)).toEqual(expected);
   });
 });
 
-describe('Reading what does not exist: the API\'s error, as a JSON-RPC error naming it', () => {
+describe("Reading what does not exist: the API's error, as a JSON-RPC error naming it", () => {
   it('an unknown lead is -32002 (resource not found) carrying the API envelope and a next step', async () => {
-    const err = await s.client.readResource({ uri: 'inbox://acme/leads/lead_doesnotexist1' }).then(() => null, (e: unknown) => e as { code: number; message: string; data: any });
+    const err = await s.client.readResource({ uri: 'inbox://acme/leads/lead_doesnotexist1' }).then(
+      () => null,
+      (e: unknown) => e as { code: number; message: string; data: any },
+    );
     expect(err?.code).toBe(-32002);
     expect(err?.data.error).toMatchObject({ code: 'not_found', status: 404, param: 'lead_id' });
     expect(err?.data.next_step).toMatch(/list_leads/);
@@ -282,13 +298,19 @@ describe('Reading what does not exist: the API\'s error, as a JSON-RPC error nam
 
   it('a lead of another workspace reads as not found (tenant scope)', async () => {
     const acmeLead = (await api('/v1/workspaces/acme/leads', { limit: 1 })).data[0].id;
-    const err = await s.client.readResource({ uri: `inbox://globex/leads/${acmeLead}` }).then(() => null, (e: unknown) => e as { code: number });
+    const err = await s.client.readResource({ uri: `inbox://globex/leads/${acmeLead}` }).then(
+      () => null,
+      (e: unknown) => e as { code: number },
+    );
     expect(err?.code).toBe(-32002);
   });
 
   it('a malformed lead id is refused before any request (-32602)', async () => {
     const from = proxy.requests.length;
-    const err = await s.client.readResource({ uri: 'inbox://acme/leads/task_123/conversation' }).then(() => null, (e: unknown) => e as { code: number; message: string });
+    const err = await s.client.readResource({ uri: 'inbox://acme/leads/task_123/conversation' }).then(
+      () => null,
+      (e: unknown) => e as { code: number; message: string },
+    );
     expect(err?.code).toBe(-32602);
     expect(err?.message).toMatch(/not a lead id/);
     expect(seenSince(from)).toEqual([]);
@@ -308,7 +330,7 @@ describe('Completion of {workspace} (the slugs the key reaches) and {lead} (type
     expect(await complete(LEAD_TPL, 'lead', '')).toEqual(newest);
   });
 
-  it('lead, a name typed: the API\'s prefix search q, newest first, sent as q and limit=20', async () => {
+  it("lead, a name typed: the API's prefix search q, newest first, sent as q and limit=20", async () => {
     const from = proxy.requests.length;
     const got = await complete(CONVERSATION_TPL, 'lead', 'mallory');
     const expected = (await api('/v1/workspaces/acme/leads', { q: 'mallory', limit: 20 })).data.map((l: any) => l.id);
@@ -344,7 +366,7 @@ describe('Completion of {workspace} (the slugs the key reaches) and {lead} (type
 });
 
 describe('Tool results point at these resources with resource_link where that saves a call', () => {
-  it('get_lead links the lead\'s conversation, which reads as the conversation resource', async () => {
+  it("get_lead links the lead's conversation, which reads as the conversation resource", async () => {
     const lead = (await api('/v1/workspaces/acme/leads', { limit: 1 })).data[0].id;
     const { result } = await callOk(s, 'get_lead', { lead_id: lead });
     const link = (result as CallToolResult).content.find((c) => c.type === 'resource_link') as { uri: string; mimeType?: string } | undefined;

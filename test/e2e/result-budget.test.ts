@@ -76,7 +76,7 @@ describe('Write answers: the id, what changed and effects verbatim, in at most 7
     const full = await call(s, 'set_meeting_outcome', { meeting_id: m2!.id, outcome: 'no_show', view: 'full' });
     expect(full.structuredContent).toHaveProperty('invitee');
   });
-  it('create_task: the agent\'s own notes are not presented as outsider text, in either form', async () => {
+  it("create_task: the agent's own notes are not presented as outsider text, in either form", async () => {
     const lead = sandbox.store.leads.inGroup('acme')[0]!;
     const r = await call(s, 'create_task', { lead_id: lead.id, due_date: '2026-12-02', notes: 'Wants pricing in EUR', view: 'full' });
     expect((r.structuredContent as { notes: string }).notes).toBe('Wants pricing in EUR');
@@ -92,7 +92,12 @@ describe('Every result has a byte budget (24,576 bytes by default, --max-result-
     const r = await call(s, 'list_leads', { max_items: 1000, view: 'full' });
     expect(bytes(textOf(r))).toBeLessThanOrEqual(24_576);
     expect(json(r)).toBeLessThanOrEqual(24_576);
-    const sc = r.structuredContent as { data: { id: string }[]; has_more: boolean; next_cursor: string; left_out: { count: number; fetch_rest: Record<string, unknown> } };
+    const sc = r.structuredContent as {
+      data: { id: string }[];
+      has_more: boolean;
+      next_cursor: string;
+      left_out: { count: number; fetch_rest: Record<string, unknown> };
+    };
     expect(sc.left_out.count).toBeGreaterThan(0);
     expect(sc.has_more).toBe(true);
     expect(sc.left_out.fetch_rest).toMatchObject({ max_items: 1000, view: 'full', cursor: sc.next_cursor });
@@ -139,7 +144,7 @@ describe('Every result has a byte budget (24,576 bytes by default, --max-result-
   });
 });
 
-describe('The agent\'s own input is not presented as outsider text', () => {
+describe("The agent's own input is not presented as outsider text", () => {
   it('render_template: the overrides stand outside the fences of the draft, in the text and in structuredContent', async () => {
     const tpl = sandbox.store.templates.inGroup('acme').find((t) => t.ai_variables.length > 0)!;
     const lead = sandbox.store.leads.inGroup('acme')[0]!;

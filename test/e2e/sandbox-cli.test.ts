@@ -33,18 +33,16 @@ describe('docs/sandbox.md: when ready the binary prints exactly one line on stdo
     expect(code).toBe(0);
   });
 
-  it.each([
-    [['--port', 'abc']],
-    [['--rate-limits', 'maybe']],
-    [['--faults', 'explode=1']],
-    [['--unknown-flag']],
-  ])('bad flags %j exit 2 with a message on stderr and nothing on stdout', async (args) => {
-    const { child, stderr } = run(args);
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(2);
-    expect(out).toBe('');
-    expect(stderr()).toMatch(/reply-inbox-sandbox: /);
-  });
+  it.each([[['--port', 'abc']], [['--rate-limits', 'maybe']], [['--faults', 'explode=1']], [['--unknown-flag']]])(
+    'bad flags %j exit 2 with a message on stderr and nothing on stdout',
+    async (args) => {
+      const { child, stderr } = run(args);
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(2);
+      expect(out).toBe('');
+      expect(stderr()).toMatch(/reply-inbox-sandbox: /);
+    },
+  );
 });

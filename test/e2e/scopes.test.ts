@@ -14,7 +14,9 @@ import { BIN, type Relay, parseToolError, startRelay } from './helpers.js';
  * demoted in the sandbox of this process, and the binary must follow, either at its
  * periodic GET /v1/me or when the API answers insufficient_scope.
  */
-const INSIGHTS = ALL_TOOLS.filter((t) => t.toolset === 'insights').map((t) => t.name).sort();
+const INSIGHTS = ALL_TOOLS.filter((t) => t.toolset === 'insights')
+  .map((t) => t.name)
+  .sort();
 const DEE = 'usr_dee';
 
 interface Session {
@@ -27,7 +29,18 @@ interface Session {
 
 /** The binary with the demoted key, handlers in place before the handshake. */
 async function session(baseUrl: string, extra: string[]): Promise<Session> {
-  const transport = stdioTransport(process.execPath, [BIN, '--api-key', SANDBOX_KEYS.demoted, '--base-url', baseUrl, '--workspace', 'acme', '--log-level', 'warn', ...extra]);
+  const transport = stdioTransport(process.execPath, [
+    BIN,
+    '--api-key',
+    SANDBOX_KEYS.demoted,
+    '--base-url',
+    baseUrl,
+    '--workspace',
+    'acme',
+    '--log-level',
+    'warn',
+    ...extra,
+  ]);
   const client = new Client({ name: 'e2e-scopes', version: '0.0.0' });
   let changed = 0;
   const logs: Session['logs'] = [];
@@ -39,7 +52,10 @@ async function session(baseUrl: string, extra: string[]): Promise<Session> {
 
 async function insightTools(s: Session): Promise<string[]> {
   const { tools } = await s.client.listTools();
-  return tools.map((t) => t.name).filter((n) => INSIGHTS.includes(n)).sort();
+  return tools
+    .map((t) => t.name)
+    .filter((n) => INSIGHTS.includes(n))
+    .sort();
 }
 
 let sandbox: Sandbox;
@@ -68,7 +84,11 @@ describe('A scope change seen at the periodic GET /v1/me refresh updates the too
 
   it('at start the insights tools are hidden (insights:read withheld from a user), and the client is told which and why', async () => {
     expect(await insightTools(s)).toEqual([]);
-    await until('the tools-hidden notice', () => s.logs.some((l) => l.data?.event === 'tools_hidden'), () => s.logs);
+    await until(
+      'the tools-hidden notice',
+      () => s.logs.some((l) => l.data?.event === 'tools_hidden'),
+      () => s.logs,
+    );
     const notice = s.logs.find((l) => l.data?.event === 'tools_hidden')!;
     expect(notice.level).toBe('notice');
     expect([...notice.data.tools].sort()).toEqual(INSIGHTS);
@@ -78,7 +98,11 @@ describe('A scope change seen at the periodic GET /v1/me refresh updates the too
   it('the owner promoted to admin: list_changed arrives, the insights tools are listed and work', async () => {
     const before = s.listChanged();
     sandbox.control.setUserRole(DEE, 'admin');
-    await until('list_changed after the promotion', () => s.listChanged() > before, () => s.logs);
+    await until(
+      'list_changed after the promotion',
+      () => s.listChanged() > before,
+      () => s.logs,
+    );
     expect(await insightTools(s)).toEqual(INSIGHTS);
     const r = (await s.client.callTool({ name: 'get_insights_summary', arguments: {} })) as CallToolResult;
     expect(r.isError).toBeFalsy();
@@ -90,7 +114,11 @@ describe('A scope change seen at the periodic GET /v1/me refresh updates the too
   it('demoted again: list_changed again and the insights tools are gone', async () => {
     const before = s.listChanged();
     sandbox.control.setUserRole(DEE, 'user');
-    await until('list_changed after the demotion', () => s.listChanged() > before, () => s.logs);
+    await until(
+      'list_changed after the demotion',
+      () => s.listChanged() > before,
+      () => s.logs,
+    );
     expect(await insightTools(s)).toEqual([]);
   });
 
@@ -126,7 +154,11 @@ describe('A scope change seen on an insufficient_scope answer (refresh off) upda
     sandbox.control.setUserRole(DEE, 'user');
     const r = (await s.client.callTool({ name: 'get_insights_summary', arguments: {} })) as CallToolResult;
     expect(parseToolError(r).error).toMatchObject({ code: 'insufficient_scope', required_scope: 'insights:read' });
-    await until('list_changed after the refusal', () => s.listChanged() > before, () => s.logs);
+    await until(
+      'list_changed after the refusal',
+      () => s.listChanged() > before,
+      () => s.logs,
+    );
     expect(await insightTools(s)).toEqual([]);
   });
 });

@@ -30,23 +30,38 @@ describe('stdio: SIGTERM drains the calls in flight, then exits', () => {
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
     const closed = once(child, 'close');
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const answered = (id: string) => new Promise<void>((resolve) => {
-      const check = () => (stdout.includes(`"id":"${id}"`) ? resolve() : setTimeout(check, 10));
-      check();
-    });
+    const answered = (id: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => (stdout.includes(`"id":"${id}"`) ? resolve() : setTimeout(check, 10));
+        check();
+      });
     const write = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
-    write({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+    write({
+      jsonrpc: '2.0',
+      id: 'init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
     await answered('init');
     write({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const marker = `drain-stdio-${Date.now()}`;
     sb.faults.faults.latency_ms = 1500;
     try {
-      write({ jsonrpc: '2.0', id: 'task', method: 'tools/call', params: { name: 'create_task', arguments: { workspace: 'acme', lead_id: leadId(), due_date: '2026-12-01', notes: marker } } });
+      write({
+        jsonrpc: '2.0',
+        id: 'task',
+        method: 'tools/call',
+        params: { name: 'create_task', arguments: { workspace: 'acme', lead_id: leadId(), due_date: '2026-12-01', notes: marker } },
+      });
       await new Promise((r) => setTimeout(r, 300));
       child.kill('SIGTERM');
       const [code] = (await closed) as [number | null];
       clearTimeout(timer);
-      const answer = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id: string; result?: CallToolResult }).find((m) => m.id === 'task');
+      const answer = stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { id: string; result?: CallToolResult })
+        .find((m) => m.id === 'task');
       expect(answer, stderr).toBeDefined();
       expect(answer!.result!.isError).toBeFalsy();
       expect((answer!.result!.structuredContent as { notes: string }).notes).toBe(marker);

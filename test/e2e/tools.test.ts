@@ -137,7 +137,7 @@ describe('Lead reads: compact views by default, fields and view=full on request'
     const { structured } = await ok('list_leads', { limit: 3, fields: ['email'] });
     for (const row of structured.data) expect(Object.keys(row).sort()).toEqual(['email', 'id', 'object']);
   });
-  it('list_leads: view=full gives the API\'s record as is, nulls included', async () => {
+  it("list_leads: view=full gives the API's record as is, nulls included", async () => {
     const { structured } = await ok('list_leads', { limit: 3, view: 'full' });
     for (const row of structured.data) {
       for (const k of ['latest_reply_id', 'indexed_at', 'last_action_at', 'booked_at', 'campaign_id', 'workspace']) expect(k in row, k).toBe(true);
@@ -150,18 +150,28 @@ describe('Lead reads: compact views by default, fields and view=full on request'
     expect(structured.latest_reply).toContain(store().leads.get(id)!.first_name!);
     expect(structured.tags.map((t: any) => t.id)).toEqual(store().leads.get(id)!.tag_ids);
   });
-  it('list_replies: the lead\'s indexed replies', async () => {
+  it("list_replies: the lead's indexed replies", async () => {
     const id = ids.leads[0].id;
     const { structured } = await ok('list_replies', { lead_id: id });
-    expect(structured.data.map((r: any) => r.id).sort()).toEqual(store().repliesByLead.get(id).map((r) => r.id).sort());
+    expect(structured.data.map((r: any) => r.id).sort()).toEqual(
+      store()
+        .repliesByLead.get(id)
+        .map((r) => r.id)
+        .sort(),
+    );
     for (const r of structured.data) expect(r.lead_id).toBe(id);
   });
-  it('get_assignees: the lead\'s assignees as members', async () => {
+  it("get_assignees: the lead's assignees as members", async () => {
     const id = ids.leads[1].id;
     const { structured } = await ok('get_assignees', { lead_id: id });
-    expect(structured.data.map((m: any) => m.id).sort()).toEqual(store().leads.get(id)!.assignments.map((a) => a.member_id).sort());
+    expect(structured.data.map((m: any) => m.id).sort()).toEqual(
+      store()
+        .leads.get(id)!
+        .assignments.map((a) => a.member_id)
+        .sort(),
+    );
   });
-  it('list_lead_tags and get_lead_tags: the roster and one lead\'s tags', async () => {
+  it("list_lead_tags and get_lead_tags: the roster and one lead's tags", async () => {
     const roster = await ok('list_lead_tags');
     expect(roster.structured.data.length).toBeGreaterThan(0);
     for (const t of roster.structured.data) expect(t.id).toMatch(/^ltg_/);
@@ -183,16 +193,19 @@ describe('Compact lead views: expanded records keep the fields their published o
     if (!pick) throw new Error(`no seeded lead has ${kind} with a null field`);
     return pick.id;
   };
-  it.each([['get_lead', 'assignees'], ['get_lead', 'open_tasks'], ['get_lead', 'meetings'], ['list_leads', 'assignees'], ['list_leads', 'open_tasks']])(
-    '%s expand=%s (default compact view) passes the SDK client\'s outputSchema check',
-    async (name, expansion) => {
-      const args = name === 'get_lead' ? { lead_id: leadWith(expansion), expand: [expansion] } : { limit: 100, expand: [expansion] };
-      // The SDK client throws on a mismatch; its message names the field (kept short here).
-      const r = (await admin.client.callTool({ name, arguments: args }).catch((e: Error) => expect.fail(e.message.slice(0, 400)))) as CallToolResult;
-      expect(r.isError, name).toBeFalsy();
-      expect(r.structuredContent).toBeTypeOf('object');
-    },
-  );
+  it.each([
+    ['get_lead', 'assignees'],
+    ['get_lead', 'open_tasks'],
+    ['get_lead', 'meetings'],
+    ['list_leads', 'assignees'],
+    ['list_leads', 'open_tasks'],
+  ])("%s expand=%s (default compact view) passes the SDK client's outputSchema check", async (name, expansion) => {
+    const args = name === 'get_lead' ? { lead_id: leadWith(expansion), expand: [expansion] } : { limit: 100, expand: [expansion] };
+    // The SDK client throws on a mismatch; its message names the field (kept short here).
+    const r = (await admin.client.callTool({ name, arguments: args }).catch((e: Error) => expect.fail(e.message.slice(0, 400)))) as CallToolResult;
+    expect(r.isError, name).toBeFalsy();
+    expect(r.structuredContent).toBeTypeOf('object');
+  });
 });
 
 describe('Lead writes: every write answers with effects including provider_writes [] and changes the store', () => {
@@ -202,7 +215,12 @@ describe('Lead writes: every write answers with effects including provider_write
     const { structured } = await ok('set_assignees', { lead_id: id, member_ids: wanted });
     expectWriteEffects(structured);
     expect(structured.data.map((m: any) => m.id).sort()).toEqual([...wanted].sort());
-    expect(store().leads.get(id)!.assignments.map((a) => a.member_id).sort()).toEqual([...wanted].sort());
+    expect(
+      store()
+        .leads.get(id)!
+        .assignments.map((a) => a.member_id)
+        .sort(),
+    ).toEqual([...wanted].sort());
   });
   it('set_lead_tags replaces the set; effects name the tags added', async () => {
     const id = take();
@@ -229,7 +247,7 @@ describe('Lead writes: every write answers with effects including provider_write
     expect(structured.effects.lead_status_set).toBe(true);
     expect(store().leads.get(id)!.status).toBe('automated');
   });
-  it('mark_read and mark_unread write and clear the owner\'s receipt', async () => {
+  it("mark_read and mark_unread write and clear the owner's receipt", async () => {
     const id = take();
     const read = await ok('mark_read', { lead_id: id });
     expectWriteEffects(read.structured);
@@ -278,7 +296,10 @@ describe('Conversations: the thread as text and an attachment as an embedded res
   it('download_attachment embeds the bytes with their size and sha256', async () => {
     const { structured, result } = await ok('download_attachment', { lead_id: ids.files.lead, attachment_id: ids.files.attachment });
     const lead = store().leads.get(ids.files.lead)!;
-    const rec = store().conversation(lead).flatMap((m) => m.attachments).find((a) => a.id === ids.files.attachment)!;
+    const rec = store()
+      .conversation(lead)
+      .flatMap((m) => m.attachments)
+      .find((a) => a.id === ids.files.attachment)!;
     const bytes = Buffer.from(rec.content, 'utf8');
     expect(structured).toMatchObject({ attachment_id: ids.files.attachment, size_bytes: bytes.length });
     expect(structured.filename).toMatch(/^<untrusted-[0-9a-f]{6}>signed-nda\.pdf<\/untrusted-[0-9a-f]{6}>$/);
@@ -529,9 +550,11 @@ describe('invalid_id is for a malformed or wrong-kind id; a bad count of ids is 
   it.each([
     ['set_priority', 'PUT', 'leads/priority', { lead_ids: [], priority: true }, 'lead_ids'],
     ['set_assignees', 'PUT', 'leads/lead_abc123/assignees', { member_ids: Array.from({ length: 101 }, (_, i) => `usr_u${i}_acme`) }, 'member_ids'],
-  ] as const)('%s: an id list of the wrong size gets the API\'s own code', async (tool, method, path, body, param) => {
+  ] as const)("%s: an id list of the wrong size gets the API's own code", async (tool, method, path, body, param) => {
     const direct = await fetch(`${sandbox.baseUrl}/v1/workspaces/acme/${path}`, {
-      method, headers: { authorization: `Bearer ${SANDBOX_KEYS.admin}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+      method,
+      headers: { authorization: `Bearer ${SANDBOX_KEYS.admin}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
     });
     const api = ((await direct.json()) as { error: { code: string; param?: string } }).error;
     expect(api).toMatchObject({ code: 'invalid_request', param });
@@ -542,7 +565,7 @@ describe('invalid_id is for a malformed or wrong-kind id; a bad count of ids is 
   });
 });
 
-describe('An API error comes back as isError with the API\'s code and a next step', () => {
+describe("An API error comes back as isError with the API's code and a next step", () => {
   it('the relay sees a call that does reach the API (so "no request" above is a real observation)', async () => {
     const before = proxy.requests.length;
     await callOk(admin, 'get_lead', { lead_id: ids.leads[0].id, fields: ['email'] });

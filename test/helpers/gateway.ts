@@ -73,15 +73,16 @@ export async function streamBody(res: ServerResponse, total: number, head: Recor
   while (sent < total && !closed) {
     const piece = total - sent >= chunk.length ? chunk : chunk.subarray(0, total - sent);
     sent += piece.length;
-    if (!res.write(piece)) await new Promise<void>((resolve) => {
-      const done = () => {
-        res.off('drain', done);
-        res.off('close', done);
-        resolve();
-      };
-      res.on('drain', done);
-      res.on('close', done);
-    });
+    if (!res.write(piece))
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
   }
   if (!closed) res.end();
   return sent;

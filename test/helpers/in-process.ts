@@ -7,9 +7,21 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 
 /** The server in this process, over an in-memory transport, against a sandbox with its admin key: for tests that move its clock or read its store. */
-export async function inProcessServer(sb: Sandbox, opts: Partial<InboxServerOptions> = {}): Promise<{ client: Client; server: InboxServer; close(): Promise<void> }> {
+export async function inProcessServer(
+  sb: Sandbox,
+  opts: Partial<InboxServerOptions> = {},
+): Promise<{ client: Client; server: InboxServer; close(): Promise<void> }> {
   const api = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
-  const server = new InboxServer({ name: 't', version: '0', tools: ALL_TOOLS, api, selection: { readOnly: false }, defaultWorkspace: 'acme', log: createLogger('t', 'silent'), ...opts });
+  const server = new InboxServer({
+    name: 't',
+    version: '0',
+    tools: ALL_TOOLS,
+    api,
+    selection: { readOnly: false },
+    defaultWorkspace: 'acme',
+    log: createLogger('t', 'silent'),
+    ...opts,
+  });
   await server.refresh();
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.mcp.connect(a);

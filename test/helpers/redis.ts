@@ -31,9 +31,13 @@ async function freePort(): Promise<number> {
 
 function launch(port: number, extra: string[] = []): ChildProcess {
   // No persistence: a restart must come back empty, as after a FLUSHALL.
-  return spawnTracked('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...extra], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return spawnTracked(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...extra],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
 }
 
 async function untilReady(port: number, child: ChildProcess): Promise<void> {
@@ -107,7 +111,9 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
   const ports = [await freePort(), await freePort(), await freePort()];
   const children = ports.map((p) => launch(p, ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${p}.conf`), '--dir', dir]));
   await Promise.all(ports.map((p, i) => untilReady(p, children[i]!)));
-  const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8' });
+  const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], {
+    encoding: 'utf8',
+  });
   if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
   const admin = new Redis({ port: ports[0], host: '127.0.0.1', maxRetriesPerRequest: 1 });
   admin.on('error', () => undefined);

@@ -26,9 +26,16 @@ const oks = (outs: Outcome[]) => outs.filter((o) => o.kind === 'ok').length;
 
 describe('Limits: more parallel tool calls than the 4-in-flight concurrency cap are queued, none refused by the API', () => {
   it('24 reads at once: all answered ok, the API saw at most 4 in flight and answered no 429', async () => {
-    const leads = sandbox.store.leads.inGroup('acme').slice(0, 8).map((l) => l.id);
+    const leads = sandbox.store.leads
+      .inGroup('acme')
+      .slice(0, 8)
+      .map((l) => l.id);
     const calls = Array.from({ length: 24 }, (_, i) =>
-      i % 3 === 0 ? s.call('list_leads', { limit: 5 }) : i % 3 === 1 ? s.call('get_lead', { lead_id: leads[i % 8]! }) : s.call('list_tasks', { lead_id: leads[i % 8]! }),
+      i % 3 === 0
+        ? s.call('list_leads', { limit: 5 })
+        : i % 3 === 1
+          ? s.call('get_lead', { lead_id: leads[i % 8]! })
+          : s.call('list_tasks', { lead_id: leads[i % 8]! }),
     );
     const started = Date.now();
     const outs = await Promise.all(calls);
@@ -46,14 +53,20 @@ describe('Limits: more parallel tool calls than the 4-in-flight concurrency cap 
     const tag = `conc-${process.pid}`;
     const outs = await Promise.all(Array.from({ length: 12 }, (_, i) => s.call('create_task', { lead_id: lead, notes: `${tag}-${i}` })));
     expect(oks(outs)).toBe(12);
-    const notes = [...sandbox.store.tasks.all()].filter((t) => t.notes?.startsWith(`${tag}-`)).map((t) => t.notes).sort();
+    const notes = [...sandbox.store.tasks.all()]
+      .filter((t) => t.notes?.startsWith(`${tag}-`))
+      .map((t) => t.notes)
+      .sort();
     expect(notes).toEqual(Array.from({ length: 12 }, (_, i) => `${tag}-${i}`).sort());
     expect(sandbox.limits.refusals(ADMIN_KEY_ID)).toEqual({ rate_limited: 0, too_many_concurrent: 0 });
     expect(sandbox.limits.peakInFlight(ADMIN_KEY_ID)).toBeLessThanOrEqual(RATE_LIMITS.max_concurrent);
   });
 
   it('16 get_conversation calls at once (each also spends the thread figure) are queued, none refused', async () => {
-    const leads = sandbox.store.leads.inGroup('acme').slice(20, 28).map((l) => l.id);
+    const leads = sandbox.store.leads
+      .inGroup('acme')
+      .slice(20, 28)
+      .map((l) => l.id);
     const outs = await Promise.all(Array.from({ length: 16 }, (_, i) => s.call('get_conversation', { lead_id: leads[i % 8]!, limit: 3 })));
     expect(oks(outs)).toBe(16);
     expect(sandbox.limits.refusals(ADMIN_KEY_ID)).toEqual({ rate_limited: 0, too_many_concurrent: 0 });

@@ -21,12 +21,22 @@ const tag = `faults-${process.pid}`;
 
 beforeAll(async () => {
   sandbox = await startSandbox({
-    port: 0, now: TEST_NOW, logLevel: 'silent', leads: 200, seed: 9, faults: FAULTS, rateWindowMs: 1000,
+    port: 0,
+    now: TEST_NOW,
+    logLevel: 'silent',
+    leads: 200,
+    seed: 9,
+    faults: FAULTS,
+    rateWindowMs: 1000,
     bucketLimits: { read: 100_000, write: 100_000, upstream: 100_000, thread: 100_000 },
   });
   s = await startSession(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: sandbox.baseUrl });
   const special = new Set<string>(Object.values(SPECIAL_EMAILS));
-  const leads = sandbox.store.leads.inGroup('acme').filter((l) => l.state === 'active' && !special.has(l.email)).slice(0, 60).map((l) => l.id);
+  const leads = sandbox.store.leads
+    .inGroup('acme')
+    .filter((l) => l.state === 'active' && !special.has(l.email))
+    .slice(0, 60)
+    .map((l) => l.id);
   report = await runWorkload(s, { calls: CALLS, parallel: 12, seed: 9, leads, tag });
   dups = countDuplicates(sandbox.store, tag, report.creates);
 }, 120_000);
@@ -112,7 +122,7 @@ describe('Faults: 2,000 tool calls in a mixed workload, several in parallel, und
     throw new Error('no outcome_unknown in 200 create_task calls at reset=0.1');
   });
 
-  it('no key secret in the binary\'s logs or in any answer of the run', () => {
+  it("no key secret in the binary's logs or in any answer of the run", () => {
     expect(secretsIn(s.stderr())).toEqual({});
     expect(report.leaks).toEqual({});
   });

@@ -32,9 +32,22 @@ type JsonSchema = {
 export const PATH_TRICKS = ['../', '..', '..%2F', '%2F', '/', '?', '?limit=1', '#', '%3F', '%23', '\\', '%00', '\n', ' ', '&x=1', '%2e%2e%2f', '/../../../me'];
 
 const KIND_OF_NAME: Record<string, IdKind> = {
-  lead_id: 'lead', lead_ids: 'lead', task_id: 'task', meeting_id: 'meeting', event_type_id: 'event_type', template_id: 'template',
-  attachment_id: 'attachment', member_ids: 'member', assignee_id: 'user', tag_ids: 'lead_tag', lead_tag_id: 'lead_tag',
-  campaign_id: 'campaign', folder_id: 'template_folder', host_id: 'user', author_id: 'user', message_id: 'message',
+  lead_id: 'lead',
+  lead_ids: 'lead',
+  task_id: 'task',
+  meeting_id: 'meeting',
+  event_type_id: 'event_type',
+  template_id: 'template',
+  attachment_id: 'attachment',
+  member_ids: 'member',
+  assignee_id: 'user',
+  tag_ids: 'lead_tag',
+  lead_tag_id: 'lead_tag',
+  campaign_id: 'campaign',
+  folder_id: 'template_folder',
+  host_id: 'user',
+  author_id: 'user',
+  message_id: 'message',
 };
 
 /** The id prefix an argument expects, from its pattern or its name (published schemas leave id patterns to the server). */
@@ -49,7 +62,16 @@ export function prefixFor(name: string, s: JsonSchema): string | null {
 export function hostileIds(prefix: string): string[] {
   const tricks = PATH_TRICKS.flatMap((t) => [`${prefix}${t}`, `${prefix}abc${t}`, `${prefix}abc${t}def`, `${t}${prefix}abc`]);
   const wrongKind = [...new Set(Object.values(ID_PREFIXES))].filter((p) => p !== prefix).map((p) => `${p}abc123`);
-  return [...tricks, ...wrongKind, `${prefix}abc_def_ghi_`, prefix, `${prefix.toUpperCase()}abc`, `${prefix}${'a'.repeat(200)}`, `${prefix}é`, `${prefix}abc\u202E`];
+  return [
+    ...tricks,
+    ...wrongKind,
+    `${prefix}abc_def_ghi_`,
+    prefix,
+    `${prefix.toUpperCase()}abc`,
+    `${prefix}${'a'.repeat(200)}`,
+    `${prefix}é`,
+    `${prefix}abc\u202E`,
+  ];
 }
 
 const HUGE = ['x'.repeat(200_000), '\u{1F600}'.repeat(20_000), 'a'.repeat(161), 'b'.repeat(10_001), `${'<untrusted-000000>'.repeat(500)}`];
@@ -59,7 +81,14 @@ const OUT_OF_RANGE = [-1, 0, 201, 10_001, 1e21, -1e21, 2 ** 53 + 2, 1.5, -0.0001
 function hostile(name: string, s: JsonSchema): fc.Arbitrary<unknown> {
   const prefix = prefixFor(name, s) ?? 'lead_';
   return fc.oneof(
-    fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 })),
+    fc.oneof(
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.array(fc.string(), { maxLength: 3 }),
+      fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }),
+    ),
     fc.constantFrom(...HUGE),
     fc.string({ unit: 'binary', maxLength: 40 }),
     fc.constantFrom(...hostileIds(prefix)),
@@ -91,7 +120,11 @@ function plausibleString(name: string, s: JsonSchema): fc.Arbitrary<string> {
   if (s.pattern) return fc.stringMatching(new RegExp(s.pattern)).filter((x) => x.length >= min && x.length <= (s.maxLength ?? Infinity));
   if (name === 'workspace') return fc.constantFrom('acme', 'globex', 'initech', 'nope', 'ACME');
   const prefix = prefixFor(name, s);
-  if (prefix) return fc.oneof(fc.stringMatching(/^[A-Za-z0-9]{1,12}$/).map((t) => `${prefix}${t}`), fc.constantFrom(`${prefix}abc_def`, 'usr_ada', 'usr_ben_acme'));
+  if (prefix)
+    return fc.oneof(
+      fc.stringMatching(/^[A-Za-z0-9]{1,12}$/).map((t) => `${prefix}${t}`),
+      fc.constantFrom(`${prefix}abc_def`, 'usr_ada', 'usr_ben_acme'),
+    );
   return fc.oneof(
     fc.string({ unit: 'grapheme', minLength: min, maxLength: max }),
     fc.constantFrom('2026-11-20', '2026-11-20T12:00:00Z', '2026-02-30', '12:30', '25:99', 'a&b=c#d?e/../f', '%2F..%2F', '\u202Eevil\u200B'),
@@ -112,9 +145,14 @@ const EXTRA_KEYS = ['extra', 'constructor', 'toString', 'hasOwnProperty', 'sort_
 export function argumentsFor(schema: JsonSchema): fc.Arbitrary<Record<string, unknown>> {
   const props = Object.entries(schema.properties ?? {});
   const fields = props.map(([name, s]) =>
-    fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: plausible(name, s) }, { weight: 2, arbitrary: hostile(name, s) }).map((v) => [name, v] as const),
+    fc
+      .oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 3, arbitrary: plausible(name, s) }, { weight: 2, arbitrary: hostile(name, s) })
+      .map((v) => [name, v] as const),
   );
-  const extras = fc.oneof({ weight: 5, arbitrary: fc.constant([] as [string, unknown][]) }, { weight: 1, arbitrary: fc.array(fc.tuple(fc.constantFrom(...EXTRA_KEYS), fc.jsonValue({ maxDepth: 1 })), { maxLength: 2 }) });
+  const extras = fc.oneof(
+    { weight: 5, arbitrary: fc.constant([] as [string, unknown][]) },
+    { weight: 1, arbitrary: fc.array(fc.tuple(fc.constantFrom(...EXTRA_KEYS), fc.jsonValue({ maxDepth: 1 })), { maxLength: 2 }) },
+  );
   return fc.tuple(fc.tuple(...fields), extras).map(([fs, xs]) => Object.fromEntries([...fs.filter(([, v]) => v !== undefined), ...xs]));
 }
 
@@ -141,7 +179,14 @@ export interface FuzzReport {
  * One fuzz case: the call is answered cleanly, nothing is sent when the published input
  * schema refuses the arguments, and every request it does send stays inside its endpoint.
  */
-export async function fuzzCase(s: Session, relay: Relay, tool: Tool, valid: (a: Record<string, unknown>) => boolean, args: Record<string, unknown>, report: FuzzReport): Promise<void> {
+export async function fuzzCase(
+  s: Session,
+  relay: Relay,
+  tool: Tool,
+  valid: (a: Record<string, unknown>) => boolean,
+  args: Record<string, unknown>,
+  report: FuzzReport,
+): Promise<void> {
   report.cases++;
   const before = relay.seen.length;
   const out = await s.call(tool.name, args);

@@ -2,7 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TOOL_ENDPOINTS } from '../../src/spec/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
-import { type FuzzReport, type Relay, type Session, endpointOf, fuzzCase, fuzzTools, hostileIds, inputValidator, prefixFor, secretsIn, startRelay, startSession } from './helpers.js';
+import {
+  type FuzzReport,
+  type Relay,
+  type Session,
+  endpointOf,
+  fuzzCase,
+  fuzzTools,
+  hostileIds,
+  inputValidator,
+  prefixFor,
+  secretsIn,
+  startRelay,
+  startSession,
+} from './helpers.js';
 
 /**
  * Property-based fuzzing of every tool's arguments, generated from the input schema that
@@ -17,7 +30,11 @@ let s: Session;
 
 beforeAll(async () => {
   sandbox = await startSandbox({
-    port: 0, now: TEST_NOW, logLevel: 'silent', leads: 120, rateWindowMs: 1000,
+    port: 0,
+    now: TEST_NOW,
+    logLevel: 'silent',
+    leads: 120,
+    rateWindowMs: 1000,
     bucketLimits: { read: 100_000, write: 100_000, upstream: 100_000, thread: 100_000 },
   });
   relay = await startRelay(sandbox.baseUrl);
@@ -36,7 +53,7 @@ const tool = (name: string) => {
   return t;
 };
 
-describe('Fuzz: every tool\'s arguments (wrong types, huge strings, unicode, wrong-kind ids, path characters, out-of-range numbers, extra keys)', () => {
+describe("Fuzz: every tool's arguments (wrong types, huge strings, unicode, wrong-kind ids, path characters, out-of-range numbers, extra keys)", () => {
   let report: FuzzReport;
 
   it(`${RUNS_PER_TOOL} generated argument sets per tool: every call answered cleanly, nothing sent for what the schema refuses, no path escapes its endpoint`, async () => {
@@ -50,7 +67,7 @@ describe('Fuzz: every tool\'s arguments (wrong types, huge strings, unicode, wro
     expect(report.reachedApi).toBeGreaterThan(30);
   });
 
-  it('every request the relay saw matches one endpoint\'s path template with valid ids, and only known query keys', () => {
+  it("every request the relay saw matches one endpoint's path template with valid ids, and only known query keys", () => {
     const stray = relay.seen.filter((x) => endpointOf(x.method, x.url) === null).map((x) => `${x.method} ${x.url}`);
     expect(relay.seen.length).toBeGreaterThan(30);
     expect(stray).toEqual([]);

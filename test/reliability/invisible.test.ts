@@ -57,9 +57,11 @@ async function text(tool: string, args: Record<string, unknown>): Promise<string
 
 describe('Untrusted content: tag characters, variation selectors, blank letters and separators never reach the model, and a marker says they were there', () => {
   it('get_lead', async () => expectClean('get_lead', await text('get_lead', { lead_id: lead.id }), ['INVFIRST', 'INVCOMPANY']));
-  it('get_lead, view=full', async () => expectClean('get_lead full', await text('get_lead', { lead_id: lead.id, view: 'full' }), ['INVFIRST', 'INVCOMPANY', 'INVPREVIEW']));
+  it('get_lead, view=full', async () =>
+    expectClean('get_lead full', await text('get_lead', { lead_id: lead.id, view: 'full' }), ['INVFIRST', 'INVCOMPANY', 'INVPREVIEW']));
   it('list_leads', async () => expectClean('list_leads', await text('list_leads', { email: lead.email }), ['INVFIRST', 'INVCOMPANY']));
-  it('get_conversation', async () => expectClean('get_conversation', await text('get_conversation', { lead_id: lead.id, limit: 200 }), ['INVBODY', 'INVSUBJECT']));
+  it('get_conversation', async () =>
+    expectClean('get_conversation', await text('get_conversation', { lead_id: lead.id, limit: 200 }), ['INVBODY', 'INVSUBJECT']));
   it('the lead resource', async () => {
     const r = (await s.client.readResource({ uri: `inbox://acme/leads/${lead.id}` })) as ReadResourceResult;
     expectClean('lead resource', (r.contents[0] as { text?: string }).text ?? '', ['INVFIRST', 'INVCOMPANY']);

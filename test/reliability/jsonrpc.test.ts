@@ -24,7 +24,12 @@ let stdout = '';
 let stderr = '';
 let exitCode: number | null = null;
 
-const INIT = { jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 'init',
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+};
 const line = (m: unknown) => (typeof m === 'string' ? m : JSON.stringify(m));
 const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
@@ -77,7 +82,10 @@ beforeAll(async () => {
   child.stdin.end();
   [exitCode] = (await once(child, 'close')) as [number | null];
   clearTimeout(timer);
-  answers = stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as RpcAnswer);
+  answers = stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as RpcAnswer);
 }, 30_000);
 afterAll(async () => {
   await sandbox?.close();

@@ -76,7 +76,9 @@ describe('Connection refused or a name that does not resolve at start: a clear m
     const r = await runBinary(['--log-level', 'warn'], env(`http://127.0.0.1:${await closedPort()}`));
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain('reply-inbox-mcp: the API refused to say what this key may do (GET /v1/me): GET /v1/me failed on the connection (ECONNREFUSED).');
+    expect(r.stderr).toContain(
+      'reply-inbox-mcp: the API refused to say what this key may do (GET /v1/me): GET /v1/me failed on the connection (ECONNREFUSED).',
+    );
     expect(r.stderr).not.toMatch(STACK_FRAME);
     expect(secretsIn(r.stderr)).toEqual({});
   });
@@ -120,7 +122,12 @@ describe('Responses that are not JSON, and 200s whose body does not match the sc
   };
 
   it('an HTML page with status 200: invalid_response, saying the body is not JSON', async () => {
-    const out = await answer('/v1/workspaces/acme/members', { status: 200, contentType: 'text/html', body: '<html><body>Sign in</body></html>' }, 'list_members', {});
+    const out = await answer(
+      '/v1/workspaces/acme/members',
+      { status: 200, contentType: 'text/html', body: '<html><body>Sign in</body></html>' },
+      'list_members',
+      {},
+    );
     expect(expectToolError(out, 'invalid_response').error.message).toBe('list_members answered with a body that is not JSON.');
   });
 
@@ -149,7 +156,12 @@ describe('Responses that are not JSON, and 200s whose body does not match the sc
   };
 
   it('a 200 list whose data is not an array: a clear tool error, not a result that breaks its own output schema', async () => {
-    const out = await answer('/v1/workspaces/acme/members', { status: 200, body: '{"object":"list","data":"surprise","has_more":"maybe"}' }, 'list_members', {});
+    const out = await answer(
+      '/v1/workspaces/acme/members',
+      { status: 200, body: '{"object":"list","data":"surprise","has_more":"maybe"}' },
+      'list_members',
+      {},
+    );
     expectClear(out, 'list_members');
   });
 
@@ -159,7 +171,9 @@ describe('Responses that are not JSON, and 200s whose body does not match the sc
   });
 
   it('a 200 conversation whose data is null: a clear tool error', async () => {
-    const out = await answer(`/v1/workspaces/acme/leads/${lead}/messages`, { status: 200, body: '{"object":"list","data":null}' }, 'get_conversation', { lead_id: lead });
+    const out = await answer(`/v1/workspaces/acme/leads/${lead}/messages`, { status: 200, body: '{"object":"list","data":null}' }, 'get_conversation', {
+      lead_id: lead,
+    });
     expectClear(out, 'get_conversation');
   });
 
@@ -175,7 +189,14 @@ describe('Responses that are not JSON, and 200s whose body does not match the sc
 
   it('after every bad answer the server is up and the same calls succeed again', async () => {
     expect(s.alive()).toBe(true);
-    for (const [tool, args] of [['list_members', {}], ['list_tasks', {}], ['get_workspace', {}], ['list_notes', {}], ['get_lead', { lead_id: lead }], ['get_conversation', { lead_id: lead }]] as const) {
+    for (const [tool, args] of [
+      ['list_members', {}],
+      ['list_tasks', {}],
+      ['get_workspace', {}],
+      ['list_notes', {}],
+      ['get_lead', { lead_id: lead }],
+      ['get_conversation', { lead_id: lead }],
+    ] as const) {
       const out = await s.call(tool, args);
       expect(out.kind, `${tool}: ${JSON.stringify(out).slice(0, 200)}`).toBe('ok');
     }

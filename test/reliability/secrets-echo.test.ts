@@ -31,7 +31,13 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 60 });
   lead = sandbox.store.leads.inGroup('acme')[2]!;
   // What the API echoes in data: a lead whose fields hold the key in each disguise.
-  Object.assign(lead, { first_name: DISGUISES[0], last_name: DISGUISES[2], company_name: DISGUISES[3], title: DISGUISES[4], body_preview: DISGUISES.join(' ') });
+  Object.assign(lead, {
+    first_name: DISGUISES[0],
+    last_name: DISGUISES[2],
+    company_name: DISGUISES[3],
+    title: DISGUISES[4],
+    body_preview: DISGUISES.join(' '),
+  });
   relay = await startRelay(sandbox.baseUrl);
   // What the API echoes in errors: every disguise in the message and the param.
   relay.override = (req) =>
@@ -44,7 +50,8 @@ beforeAll(async () => {
     ['get_lead', { lead_id: lead.id, view: 'full' }],
     ['list_leads', { email: lead.email, view: 'full' }],
     ['list_notes', { lead_id: lead.id }],
-  ] as const) answers.push(JSON.stringify(await s.call(tool, args)));
+  ] as const)
+    answers.push(JSON.stringify(await s.call(tool, args)));
   answers.push(JSON.stringify(await s.client.readResource({ uri: `inbox://acme/leads/${lead.id}` })));
 }, 60_000);
 afterAll(async () => {
@@ -73,7 +80,7 @@ describe('Secrets: a key the API echoes URL-encoded, after an underscore, upper-
   });
 });
 
-describe('Secrets: each client\'s own key (HTTP bearer mode makes one client per key) is redacted in what that client returns', () => {
+describe("Secrets: each client's own key (HTTP bearer mode makes one client per key) is redacted in what that client returns", () => {
   it('a client for the rep key returns a lead whose echoed rep key is unreadable; after close the key is forgotten', async () => {
     const rep = SANDBOX_KEYS.rep;
     const repCore = rep.split('_')[3]!;

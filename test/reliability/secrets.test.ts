@@ -26,16 +26,38 @@ const keep = (where: string, text: string) => captured.push({ where, text });
 /** A mixed set of calls that succeed, fail on arguments, fail at the API, and write. */
 async function exercise(s: Session, name: string, lead: string): Promise<void> {
   const calls: [string, Record<string, unknown>][] = [
-    ['get_me', {}], ['list_workspaces', {}], ['list_members', {}], ['list_leads', { limit: 3 }], ['get_lead', { lead_id: lead }],
-    ['get_lead', { lead_id: 'lead_doesnotexist' }], ['get_lead', { lead_id: '../me' }], ['get_workspace', { workspace: 'globex' }],
-    ['get_conversation', { lead_id: lead, limit: 2 }], ['create_note', { lead_id: lead, body: `secrets test ${name}` }],
-    ['create_task', { lead_id: lead, notes: `secrets test ${name}` }], ['get_insights_summary', {}], ['list_notes', { cursor: 'bogus' }],
+    ['get_me', {}],
+    ['list_workspaces', {}],
+    ['list_members', {}],
+    ['list_leads', { limit: 3 }],
+    ['get_lead', { lead_id: lead }],
+    ['get_lead', { lead_id: 'lead_doesnotexist' }],
+    ['get_lead', { lead_id: '../me' }],
+    ['get_workspace', { workspace: 'globex' }],
+    ['get_conversation', { lead_id: lead, limit: 2 }],
+    ['create_note', { lead_id: lead, body: `secrets test ${name}` }],
+    ['create_task', { lead_id: lead, notes: `secrets test ${name}` }],
+    ['get_insights_summary', {}],
+    ['list_notes', { cursor: 'bogus' }],
   ];
   for (const [tool, args] of calls) keep(`${name} ${tool}`, JSON.stringify(await s.call(tool, args)));
 }
 
 beforeAll(async () => {
-  sandbox = await startSandboxProcess(['--log-level', 'debug', '--now', TEST_NOW, '--seed', SEED, '--leads', String(LEADS), '--rate-window-ms', '1000', '--faults', 'reset=0.1']);
+  sandbox = await startSandboxProcess([
+    '--log-level',
+    'debug',
+    '--now',
+    TEST_NOW,
+    '--seed',
+    SEED,
+    '--leads',
+    String(LEADS),
+    '--rate-window-ms',
+    '1000',
+    '--faults',
+    'reset=0.1',
+  ]);
   // An API that echoes the Authorization header back inside its error messages.
   echo = await startRelay(sandbox.baseUrl);
   echo.override = (req) =>
@@ -43,7 +65,8 @@ beforeAll(async () => {
       ? null
       : { status: 400, body: JSON.stringify({ error: { code: 'invalid_request', message: `Rejected request with header ${req.headers.authorization}` } }) };
   const lead = 'lead_doesnotexist';
-  const keyed = (name: SandboxKeyName, level = 'debug') => startSession(['--log-level', level], { REPLY_INBOX_API_KEY: SANDBOX_KEYS[name], REPLY_INBOX_BASE_URL: sandbox.baseUrl });
+  const keyed = (name: SandboxKeyName, level = 'debug') =>
+    startSession(['--log-level', level], { REPLY_INBOX_API_KEY: SANDBOX_KEYS[name], REPLY_INBOX_BASE_URL: sandbox.baseUrl });
   sessions.push(
     ...(await Promise.all([
       startSession(['--api-key', SANDBOX_KEYS.admin, '--base-url', sandbox.baseUrl, '--workspace', 'acme', '--log-level', 'debug']),
@@ -89,8 +112,15 @@ describe('Authentication: the secret part of every key appears zero times in log
     expect(logs).toMatch(/"level":20.*"part":"client".*"msg":"request"/);
     for (const handle of ['admin001', 'repben01', 'readonly', 'demoted1', 'globex01']) expect(logs).toContain(handle);
     const answers = captured.map((c) => c.text).join('\n');
-    for (const code of ['invalid_id', 'not_found', 'invalid_cursor', 'workspace_forbidden', 'insufficient_scope']) expect(answers).toContain(`"code":"${code}"`);
-    expect(captured.filter((c) => c.where.startsWith('failing')).map((c) => c.where)).toEqual(['failing 1', 'failing 1', 'failing 1', 'failing 2', 'failing 1']);
+    for (const code of ['invalid_id', 'not_found', 'invalid_cursor', 'workspace_forbidden', 'insufficient_scope'])
+      expect(answers).toContain(`"code":"${code}"`);
+    expect(captured.filter((c) => c.where.startsWith('failing')).map((c) => c.where)).toEqual([
+      'failing 1',
+      'failing 1',
+      'failing 1',
+      'failing 2',
+      'failing 1',
+    ]);
   });
 
   it('zero occurrences of any of the nine secrets across the whole capture', () => {
@@ -107,8 +137,11 @@ describe('Authentication: the secret part of every key appears zero times in log
     }
   });
 
-  it('refused keys stop the binary with the API\'s code and the handle at most', () => {
-    const failing = captured.filter((c) => c.where.startsWith('failing')).map((c) => c.text).join('\n');
+  it("refused keys stop the binary with the API's code and the handle at most", () => {
+    const failing = captured
+      .filter((c) => c.where.startsWith('failing'))
+      .map((c) => c.text)
+      .join('\n');
     for (const code of ['key_revoked', 'key_expired', 'owner_deactivated']) expect(failing).toContain(code);
     expect(failing).toContain('Test-environment keys');
     expect(failing).toContain('Unknown key in Bearer rik_live_admin001_');
@@ -117,7 +150,7 @@ describe('Authentication: the secret part of every key appears zero times in log
 });
 
 describe('Authentication rule 10: the upstream platform token of a workspace never appears in any response, error or log', () => {
-  it('no workspace\'s upstream token in the whole capture', () => {
+  it("no workspace's upstream token in the whole capture", () => {
     const tokens = [...buildStore({ seed: Number(SEED), now: new Date(TEST_NOW), leads: LEADS }).workspaces.values()].map((w) => w.upstream_token);
     expect(tokens).toHaveLength(3);
     const all = everything();

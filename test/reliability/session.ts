@@ -86,7 +86,9 @@ export async function startSession(args: string[], env: Record<string, string> =
     const text = firstText(result);
     if (result.isError) {
       const parsed = parseErrorText(text);
-      return parsed ? { kind: 'tool_error', ...parsed, text, result } : { kind: 'bad_result', why: `isError without the error envelope: ${text.slice(0, 200)}`, result };
+      return parsed
+        ? { kind: 'tool_error', ...parsed, text, result }
+        : { kind: 'bad_result', why: `isError without the error envelope: ${text.slice(0, 200)}`, result };
     }
     const validate = outputs.get(name);
     if (validate) {

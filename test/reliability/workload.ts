@@ -77,7 +77,19 @@ export async function runWorkload(s: Session, o: WorkloadOptions): Promise<Workl
   const started = Date.now();
   const rng = Rng.derive(o.seed, o.tag);
   const ops = Array.from({ length: o.calls }, (_, i) => nextOp(rng, o.leads, o.tag, i));
-  const rep: WorkloadReport = { planned: o.calls, calls: 0, ok: 0, byCode: {}, broken: [], unexpected: [], readsRepeated: 0, readsFailedForGood: [], creates: [], leaks: {}, ms: 0 };
+  const rep: WorkloadReport = {
+    planned: o.calls,
+    calls: 0,
+    ok: 0,
+    byCode: {},
+    broken: [],
+    unexpected: [],
+    readsRepeated: 0,
+    readsFailedForGood: [],
+    creates: [],
+    leaks: {},
+    ms: 0,
+  };
   const send = async (op: Op): Promise<Outcome> => {
     rep.calls++;
     const out = await s.call(op.tool, op.args);

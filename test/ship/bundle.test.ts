@@ -43,12 +43,13 @@ function hostConfig(userConfig: Record<string, string>): { args: string[]; env: 
 }
 
 describe('npm run bundle packs a .mcpb', () => {
-  it('holds the repository\'s manifest, the built server and production dependencies only', () => {
+  it("holds the repository's manifest, the built server and production dependencies only", () => {
     expect(manifest).toEqual(JSON.parse(readFileSync(join(ROOT, 'manifest.json'), 'utf8')));
     const all = files(unpacked);
     expect(all).toContain(join('dist', 'src', 'cli', 'mcp.js'));
     expect(all).toContain('package.json');
-    for (const dep of ['@modelcontextprotocol/sdk', 'zod', 'undici', 'pino', 'bottleneck']) expect(existsSync(join(unpacked, 'node_modules', dep, 'package.json')), dep).toBe(true);
+    for (const dep of ['@modelcontextprotocol/sdk', 'zod', 'undici', 'pino', 'bottleneck'])
+      expect(existsSync(join(unpacked, 'node_modules', dep, 'package.json')), dep).toBe(true);
     for (const dev of ['typescript', 'vitest', 'tsx', '@anthropic-ai/mcpb']) expect(existsSync(join(unpacked, 'node_modules', dev)), dev).toBe(false);
     expect(all.filter((f) => /^(test|scripts|src)\//.test(f) || f.endsWith('.map') || /\.(c|m)?ts$/.test(f))).toEqual([]);
     expect(statSync(file).size).toBeLessThan(10 * 1024 * 1024);
@@ -62,7 +63,7 @@ describe('npm run bundle packs a .mcpb', () => {
 });
 
 describe('the .mcpb starts: its entry point, configured as a host would, answers initialize and tools/list', () => {
-  it('with the user_config of a rep key, base URL and workspace: the key\'s tools, and a call that reaches the API', async () => {
+  it("with the user_config of a rep key, base URL and workspace: the key's tools, and a call that reaches the API", async () => {
     const { args, env } = hostConfig({ api_key: SANDBOX_KEYS.rep, base_url: sandbox.baseUrl, workspace: 'acme', read_only: 'false' });
     const s = await startServer(process.execPath, args, { ...env, REPLY_INBOX_LOG_LEVEL: 'warn' }, scratch);
     try {

@@ -69,7 +69,7 @@ describe('the demo triages the way an agent would', () => {
 
   it('shows a write refused in read-only mode and the lead unchanged', () => {
     expect(step(8)).toMatch(/isError: the model reads[\s\S]*"code":"read_only"/);
-    expect(step(9)).toContain('check ok: the lead\'s status is unchanged');
+    expect(step(9)).toContain("check ok: the lead's status is unchanged");
   });
 
   it('watches the inbox: subscribes, hears of a reply, reads it through the conversation resource, unsubscribes', () => {
@@ -88,7 +88,15 @@ describe('the demo triages the way an agent would', () => {
     expect(table).toMatch(/\| # +\| session +\| tool +\| outcome +\| ms +\| what happened +\|/);
     const rows = table.split('\n').filter((l) => /^\| \d+ /.test(l));
     expect(rows.map((l) => l.split('|')[3]!.trim())).toEqual([
-      'list_leads', 'list_leads', 'get_conversation', 'list_templates', 'render_template', 'set_status', 'list_leads', 'set_status', 'get_lead',
+      'list_leads',
+      'list_leads',
+      'get_conversation',
+      'list_templates',
+      'render_template',
+      'set_status',
+      'list_leads',
+      'set_status',
+      'get_lead',
     ]);
     expect(rows.map((l) => l.split('|')[4]!.trim())).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'refused', 'ok']);
     expect(table).toContain('tool calls: 9; ok 8, refused as expected 1, failed 0');

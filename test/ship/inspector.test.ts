@@ -14,7 +14,10 @@ const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
 function readmeCommands(): string[] {
   const block = /```sh\n(npm run build\n[\s\S]*?@modelcontextprotocol\/inspector[\s\S]*?)```/.exec(readme)?.[1];
   if (!block) throw new Error('the README has no inspector block');
-  return block.replace(/\\\n\s*/g, '').split('\n').filter((l) => l.startsWith('npx '));
+  return block
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .filter((l) => l.startsWith('npx '));
 }
 
 let listed: Ran;
@@ -42,7 +45,11 @@ describe('npx @modelcontextprotocol/inspector --cli, as the README writes it', (
 
   it('calls list_leads and gets two unread interested leads, fenced in the text, compact in structuredContent', () => {
     expect(called.code, called.stderr).toBe(0);
-    const r = JSON.parse(called.stdout) as { isError?: boolean; content: { type: string; text: string }[]; structuredContent: { data: { status: string; unread: boolean }[] } };
+    const r = JSON.parse(called.stdout) as {
+      isError?: boolean;
+      content: { type: string; text: string }[];
+      structuredContent: { data: { status: string; unread: boolean }[] };
+    };
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.data).toHaveLength(2);
     for (const lead of r.structuredContent.data) expect(lead).toMatchObject({ status: 'interested', unread: true });

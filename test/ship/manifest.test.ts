@@ -53,7 +53,7 @@ describe('manifest.json: user_config for the API key (sensitive, required), base
     });
   });
 
-  it('starts the built entry point with the host\'s node', () => {
+  it("starts the built entry point with the host's node", () => {
     expect(manifest.server).toMatchObject({ type: 'node', entry_point: 'dist/src/cli/mcp.js' });
     expect(manifest.server.mcp_config).toMatchObject({ command: 'node', args: ['${__dirname}/dist/src/cli/mcp.js'] });
   });

@@ -19,13 +19,16 @@ function firstBlockAfter(heading: string): string {
 
 describe('README quick start: two commands, one runs the server on the embedded sandbox, one runs the tests', () => {
   it('the block is exactly `npm install && npm run demo` and `npm test`, each a script of package.json', () => {
-    const commands = firstBlockAfter('Quick start').split('\n').filter(Boolean).map((l) => l.replace(/\s+#.*$/, ''));
+    const commands = firstBlockAfter('Quick start')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.replace(/\s+#.*$/, ''));
     expect(commands).toEqual(['npm install && npm run demo', 'npm test']);
     expect(pkg.scripts.demo).toContain('scripts/demo.ts');
     expect(pkg.scripts.test).toBeDefined();
   });
 
-  it('CI runs the README\'s test command', () => {
+  it("CI runs the README's test command", () => {
     expect(readFileSync(join(ROOT, '.ci', 'run'), 'utf8')).toMatch(/^npm test$/m);
   });
 

@@ -19,7 +19,7 @@ describe('docs/tools.md is generated from the registry by a script; a test fails
     expect(doc === renderToolsDoc(ALL_TOOLS), 'docs/tools.md is stale: run npm run docs:tools').toBe(true);
   });
 
-  it('a change to one tool\'s description changes the generated text', () => {
+  it("a change to one tool's description changes the generated text", () => {
     const [first, ...rest] = ALL_TOOLS;
     const changed = [{ ...first!, description: `${first!.description} Changed.` }, ...rest];
     expect(renderToolsDoc(changed)).not.toBe(doc);
@@ -33,7 +33,9 @@ describe('docs/tools.md: every tool (name, toolset, annotations, parameters, wha
     expect(s).toContain(`Toolset \`${t.toolset}\``);
     expect(s).toContain(p.description);
     const a = p.annotations;
-    expect(s).toContain(`readOnlyHint ${a.readOnlyHint}, destructiveHint ${a.destructiveHint}, idempotentHint ${a.idempotentHint}, openWorldHint ${a.openWorldHint}`);
+    expect(s).toContain(
+      `readOnlyHint ${a.readOnlyHint}, destructiveHint ${a.destructiveHint}, idempotentHint ${a.idempotentHint}, openWorldHint ${a.openWorldHint}`,
+    );
     const props = (p.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
     const required = new Set((p.inputSchema.required as string[] | undefined) ?? []);
     for (const [arg, schema] of Object.entries(props)) {
@@ -65,7 +67,9 @@ describe('the generator reads JSON Schema the way a person would', () => {
   });
 
   it('a list page, a write with effects, a plain object', () => {
-    const list = { properties: { object: { const: 'list' }, data: { items: { properties: { object: { const: 'task' }, id: {} } } }, has_more: {}, next_cursor: {} } };
+    const list = {
+      properties: { object: { const: 'list' }, data: { items: { properties: { object: { const: 'task' }, id: {} } } }, has_more: {}, next_cursor: {} },
+    };
     expect(returnsOf(list)).toBe('A page: `data` is an array of `task` objects; the page also has `object`, `has_more`, `next_cursor`. Each item has `id`.');
     const write = { properties: { object: { const: 'lead' }, id: {}, effects: {} } };
     expect(returnsOf(write)).toMatch(/^A `lead` object, with the API's `effects` object .*Fields: `id`, `effects`\.$/);

@@ -37,7 +37,7 @@ describe('{workspace}: the slugs the key reaches, by typed prefix, case-insensit
   });
 });
 
-describe('{lead}: nothing typed is the newest; a lead_ prefix scans the newest ids; anything else is the API\'s q; at most 20', () => {
+describe("{lead}: nothing typed is the newest; a lead_ prefix scans the newest ids; anything else is the API's q; at most 20", () => {
   it('nothing typed: the newest 20, one page of 20 asked for', async () => {
     const { a, calls } = access({ lists: { list_leads: leads(30) } });
     expect(await completeLead(a)('')).toEqual(leads(20).map((l) => l.id));
@@ -83,14 +83,25 @@ describe('{lead}: nothing typed is the newest; a lead_ prefix scans the newest i
 
 describe('Prompt arguments: templates by id or name, assignees by id, name or email (and "none"), fixed choices', () => {
   it('templates: id or name prefix, case-insensitive', async () => {
-    const { a } = access({ lists: { list_templates: [{ id: 'tpl_a1', name: 'Pricing reply' }, { id: 'tpl_b2', name: 'Intro' }, { id: 'tpl_pr3', name: 'Other' }] } });
+    const { a } = access({
+      lists: {
+        list_templates: [
+          { id: 'tpl_a1', name: 'Pricing reply' },
+          { id: 'tpl_b2', name: 'Intro' },
+          { id: 'tpl_pr3', name: 'Other' },
+        ],
+      },
+    });
     expect(await completeTemplate(a)('pr')).toEqual(['tpl_a1']);
     expect(await completeTemplate(a)('TPL_PR')).toEqual(['tpl_pr3']);
     expect(await completeTemplate(a)('')).toEqual(['tpl_a1', 'tpl_b2', 'tpl_pr3']);
   });
 
   it('assignees: members by id, name or email, then "none"; without members:read only "none"', async () => {
-    const members = [{ id: 'usr_ben_acme', name: 'Ben Rep', email: 'ben@acme.example' }, { id: 'usr_raj_acme', name: null, email: 'raj@acme.example' }];
+    const members = [
+      { id: 'usr_ben_acme', name: 'Ben Rep', email: 'ben@acme.example' },
+      { id: 'usr_raj_acme', name: null, email: 'raj@acme.example' },
+    ];
     const { a } = access({ lists: { list_members: members } });
     expect(await completeAssignee(a)('ben')).toEqual(['usr_ben_acme']);
     expect(await completeAssignee(a)('raj@')).toEqual(['usr_raj_acme']);

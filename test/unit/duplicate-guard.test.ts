@@ -96,7 +96,9 @@ describe.each([
 
 describe('the guard is only on creates that are not idempotent', () => {
   it('create_task and create_note take allow_duplicate; no other tool does', () => {
-    const takers = ALL_TOOLS.filter((t) => 'allow_duplicate' in t.input.shape).map((t) => t.name).sort();
+    const takers = ALL_TOOLS.filter((t) => 'allow_duplicate' in t.input.shape)
+      .map((t) => t.name)
+      .sort();
     expect(takers).toEqual(['create_note', 'create_task']);
   });
 });

@@ -37,7 +37,6 @@ describe.skipIf(!SPEC_PATH)('the endpoint table lists every endpoint of the spec
 });
 
 describe('the endpoint table', () => {
-
   it('every endpoint is a tool but the two mobile-session calls, and names are unique', () => {
     expect(ENDPOINTS.filter((e) => !TOOL_ENDPOINTS.includes(e)).map((e) => e.name)).toEqual(['create_mobile_session', 'revoke_mobile_session']);
     expect(new Set(ENDPOINTS.map((e) => e.name)).size).toBe(ENDPOINTS.length);
@@ -55,6 +54,10 @@ describe('the endpoint table', () => {
   });
 
   it('marks task create and note create as not idempotent, and every GET as idempotent', () => {
-    expect(ENDPOINTS.filter((e) => !e.idempotent).map((e) => e.name).sort()).toEqual(['create_mobile_session', 'create_note', 'create_task']);
+    expect(
+      ENDPOINTS.filter((e) => !e.idempotent)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['create_mobile_session', 'create_note', 'create_task']);
   });
 });

@@ -13,7 +13,7 @@ describe('every failure becomes the tool error envelope through one typed mappin
     const err = new ApiError({ status: 403, code: 'insufficient_scope', message: 'needs tasks:write', endpoint: 'create_task', required_scope: 'tasks:write' });
     expect(errorBody(err, 'create_task')).toEqual({
       error: { code: 'insufficient_scope', message: 'needs tasks:write', status: 403, required_scope: 'tasks:write' },
-      next_step: "This key lacks the scope tasks:write; get_me lists what it can do. Ask an admin for a key with that scope.",
+      next_step: 'This key lacks the scope tasks:write; get_me lists what it can do. Ask an admin for a key with that scope.',
     });
   });
 

@@ -77,10 +77,15 @@ describe('Sessions: one key cannot take every session', () => {
     transport: { close: async () => void closed.push(id) } as unknown as StreamableHTTPServerTransport,
   });
 
-  it('a key at its cap gives up its own longest-idle session, never a busy one or another key\'s', async () => {
+  it("a key at its cap gives up its own longest-idle session, never a busy one or another key's", async () => {
     const closed: string[] = [];
     const s = new Sessions(100, 60_000);
-    for (const x of [session('k1-old', 'k', 1, 0, closed), session('k1-busy', 'k', 0, 1, closed), session('k1-new', 'k', 5, 0, closed), session('other', 'o', 0, 0, closed)]) {
+    for (const x of [
+      session('k1-old', 'k', 1, 0, closed),
+      session('k1-busy', 'k', 0, 1, closed),
+      session('k1-new', 'k', 5, 0, closed),
+      session('other', 'o', 0, 0, closed),
+    ]) {
       s.reserve();
       s.add(x);
     }

@@ -19,7 +19,13 @@ function fakeApi(read: { limit: number; available: number; queued: number }) {
       return { data: { object: 'list', data, has_more: false, next_cursor: null } };
     },
     limiterState: () =>
-      ({ buckets: [{ bucket: 'read', limitSource: 'spec', outstanding: 0, drained: read.available === 0, ...read }], inFlight: 0, peakInFlight: 0, maxConcurrent: 8, windowEnd: Date.now() + 200 }) as unknown as LimiterState,
+      ({
+        buckets: [{ bucket: 'read', limitSource: 'spec', outstanding: 0, drained: read.available === 0, ...read }],
+        inFlight: 0,
+        peakInFlight: 0,
+        maxConcurrent: 8,
+        windowEnd: Date.now() + 200,
+      }) as unknown as LimiterState,
   };
   return { api, calls, reply: (id: string, at: string) => (rows = [{ id, last_message_at: at }, ...rows]) };
 }
@@ -27,7 +33,11 @@ function fakeApi(read: { limit: number; available: number; queued: number }) {
 describe('the poll budget: at most its share of the read bucket a minute', () => {
   it('10% of 120 reads is 12 polls a minute; the 13th waits until the oldest leaves the minute', () => {
     let t = 0;
-    const b = new PollBudget(() => 120, 0.1, () => t);
+    const b = new PollBudget(
+      () => 120,
+      0.1,
+      () => t,
+    );
     expect(b.cap).toBe(12);
     for (let i = 0; i < 12; i++) {
       expect(b.wait()).toBe(0);

@@ -23,7 +23,10 @@ describe('JSON-RPC 2.0: a message that cannot be handled gets the error the spec
   });
   it('a message nested past 100 levels is refused without a throw: -32600 for a request, nothing for a response', () => {
     const nested = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
-    expect(replyOf(vetLine(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x","arguments":{"a":${nested(10_000)}}}}`))).toMatchObject({ id: 4, error: { code: -32600 } });
+    expect(replyOf(vetLine(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"x","arguments":{"a":${nested(10_000)}}}}`))).toMatchObject({
+      id: 4,
+      error: { code: -32600 },
+    });
     expect(vetLine(`{"jsonrpc":"2.0","id":5,"result":{"a":${nested(10_000)}}}`)).toEqual({ reply: null });
     expect(replyOf(vetLine(nested(10_000)))).toMatchObject({ id: null, error: { code: -32600 } });
     // Brackets inside strings are text, not nesting.

@@ -19,7 +19,8 @@ function fakeList(total: number, opts: { failAt?: number; error?: Error; onPage?
       requests.push({ ...req.query });
       opts.onPage?.(requests.length);
       if (req.signal?.aborted) throw new CancelledError('list_leads', 'no');
-      if (opts.failAt === requests.length) throw opts.error ?? new ApiError({ status: 502, code: 'upstream_error', message: 'upstream down', endpoint: 'list_leads' });
+      if (opts.failAt === requests.length)
+        throw opts.error ?? new ApiError({ status: 502, code: 'upstream_error', message: 'upstream down', endpoint: 'list_leads' });
       const start = req.query?.cursor ? Number(req.query.cursor) : 0;
       const limit = Number(req.query?.limit ?? 50);
       const data = items.slice(start, start + limit);
@@ -76,7 +77,7 @@ describe('readPages: pages as large as allowed, never past the bound, merged int
     expect(env.data).toHaveLength(230);
   });
 
-  it('a caller\'s limit is not sent (it would cut pages short of their cursors); a caller\'s cursor is where reading starts', async () => {
+  it("a caller's limit is not sent (it would cut pages short of their cursors); a caller's cursor is where reading starts", async () => {
     const { api, requests, items } = fakeList(500);
     const env = await readPages(api, 'list_leads', { query: { limit: 7, cursor: '100' } }, { maxItems: 300, signal: never });
     expect(requests.map((q) => q.limit)).toEqual([200, 100]);
@@ -123,12 +124,15 @@ describe('readPages: a page that fails', () => {
   });
 
   it('the first page: the error is the answer, as for one page', async () => {
-    const { api } = fakeList(1000, { failAt: 1, error: new ApiError({ status: 400, code: 'invalid_request', message: 'bad', endpoint: 'list_leads', param: 'status' }) });
+    const { api } = fakeList(1000, {
+      failAt: 1,
+      error: new ApiError({ status: 400, code: 'invalid_request', message: 'bad', endpoint: 'list_leads', param: 'status' }),
+    });
     await expect(readPages(api, 'list_leads', {}, { maxItems: 1000, signal: never })).rejects.toMatchObject({ code: 'invalid_request', param: 'status' });
   });
 });
 
-describe('multiPageApi: the tool\'s own list is paged, other calls go through', () => {
+describe("multiPageApi: the tool's own list is paged, other calls go through", () => {
   it('pages list_leads and remembers the envelope; get_me passes unchanged', async () => {
     const { api, requests } = fakeList(300);
     const paging = multiPageApi(api, 'list_leads', { maxItems: 250, signal: never });
@@ -143,8 +147,12 @@ describe('multiPageApi: the tool\'s own list is paged, other calls go through', 
 
 describe('multiPageSummary: one line on how far the read went', () => {
   it('whole list, more remaining, stopped early', () => {
-    expect(multiPageSummary({ object: 'list', data: [1], has_more: false, next_cursor: null, pages_read: 1 })).toBe('Read 1 item over 1 page; that is the whole list.');
-    expect(multiPageSummary({ object: 'list', data: [1, 2], has_more: true, next_cursor: 'c2', pages_read: 2 })).toBe('Read 2 items over 2 pages; more remain: continue with cursor "c2".');
+    expect(multiPageSummary({ object: 'list', data: [1], has_more: false, next_cursor: null, pages_read: 1 })).toBe(
+      'Read 1 item over 1 page; that is the whole list.',
+    );
+    expect(multiPageSummary({ object: 'list', data: [1, 2], has_more: true, next_cursor: 'c2', pages_read: 2 })).toBe(
+      'Read 2 items over 2 pages; more remain: continue with cursor "c2".',
+    );
     expect(multiPageSummary({ object: 'list', data: [], has_more: true, next_cursor: null, pages_read: 0, partial: true, partial_reason: 'cancelled' })).toBe(
       'Read 0 items over 0 pages; stopped early (cancelled): the result is partial.',
     );

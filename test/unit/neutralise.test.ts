@@ -14,7 +14,7 @@ const HIDDEN_SAMPLES: Record<string, string> = {
   'combining grapheme joiner U+034F': '\u034F',
   'zero-width and bidi (format category)': '\u200B\u200C\u200D\u2060\uFEFF\u202E\u2066\u061C\u00AD',
   'other format characters (U+FFF9–FFFB, U+1D173, U+110BD, U+0600)': '\uFFF9\uFFFA\uFFFB\u{1D173}\u{110BD}\u0600',
-  'controls': '\u0007\u001B\u0085',
+  controls: '\u0007\u001B\u0085',
   'a lone surrogate': '\uD800',
 };
 const LISTED = /[\p{Cf}\u034F\u115F\u1160\u2800\u3164\uFE00-\uFE0F\uFFA0\u2028\u2029\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/u;

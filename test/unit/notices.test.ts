@@ -85,8 +85,14 @@ describe('Which limiter events a person hears about: a bucket spent, a 429; not 
     const exhausted = limiterNotice({ type: 'exhausted', bucket: 'upstream', queued: 2, refillAt: Date.parse('2026-11-20T12:01:00Z') });
     expect(exhausted).toMatchObject({ level: 'warning', fields: { event: 'throttled', bucket: 'upstream', queued: 2 } });
     expect(exhausted!.message).toBe("Rate bucket 'upstream' is spent for this window: 2 call(s) wait for the refill (refill at 2026-11-20T12:01:00.000Z).");
-    expect(limiterNotice({ type: 'rate_limited', bucket: null, retryAfter: undefined, refillAt: 0 })).toMatchObject({ level: 'warning', fields: { event: 'rate_limited', bucket: null, retry_after: null } });
-    expect(limiterNotice({ type: 'too_many_concurrent', retryAfter: 1 })).toMatchObject({ level: 'warning', fields: { event: 'too_many_concurrent', retry_after: 1 } });
+    expect(limiterNotice({ type: 'rate_limited', bucket: null, retryAfter: undefined, refillAt: 0 })).toMatchObject({
+      level: 'warning',
+      fields: { event: 'rate_limited', bucket: null, retry_after: null },
+    });
+    expect(limiterNotice({ type: 'too_many_concurrent', retryAfter: 1 })).toMatchObject({
+      level: 'warning',
+      fields: { event: 'too_many_concurrent', retry_after: 1 },
+    });
   });
 
   it('refill, step_back and limit_changed are not notable', () => {

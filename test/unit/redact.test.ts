@@ -13,7 +13,9 @@ const percentAll = (s: string) => [...Buffer.from(s)].map((b) => `%${b.toString(
 const jsonEscaped = (s: string) => [...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 /** Whether a secret can still be read out of the text: any case, percent- or JSON-escaped. */
 function readable(text: string, secret: string): boolean {
-  const plain = text.replace(/%([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16))).replace(/\\u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  const plain = text
+    .replace(/%([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+    .replace(/\\u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
   return plain.toLowerCase().includes(secret.toLowerCase());
 }
 
@@ -29,7 +31,7 @@ const variants = (s: string) => ({
   'inside a URL': `https://evil.example/?k=${encodeURIComponent(s)}&x=1`,
 });
 
-describe('Secrets: the server\'s own known secrets are redacted wherever and however they appear', () => {
+describe("Secrets: the server's own known secrets are redacted wherever and however they appear", () => {
   for (const [what, secret, core] of [
     ['the API key', KEY, CORE],
     ['the --http-token', TOKEN, TOKEN],

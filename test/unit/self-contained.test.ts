@@ -46,7 +46,11 @@ describe('a clone is the whole project: no tracked file names a path outside the
     expect(outsidePaths('README.md', `see ${up(1)}shared/SANDBOX.md`)).toEqual([`${up(1)}shared`]);
     expect(outsidePaths('.ci/run', `spec="$(pwd)/${up(1)}shared/spec.md"`)).toEqual([`$(pwd)/${up(1)}`]);
     const windows = ['C:', 'Users', ''].join('\\');
-    expect(outsidePaths('docs/x.md', `built in ${machine('work')}main and ${machine('tmp')}out, or ${windows}me`)).toEqual([machine('work'), machine('tmp'), windows]);
+    expect(outsidePaths('docs/x.md', `built in ${machine('work')}main and ${machine('tmp')}out, or ${windows}me`)).toEqual([
+      machine('work'),
+      machine('tmp'),
+      windows,
+    ]);
     expect(outsidePaths('src/mcp/transport/http/auth.ts', `import { X } from '${up(3)}spec/index.js';`)).toEqual([]);
     expect(outsidePaths('src/version.ts', `new URL('${up(2)}package.json', import.meta.url)`)).toEqual([]);
     expect(outsidePaths('src/version.ts', `new URL('${up(3)}package.json', import.meta.url)`)).toEqual([`${up(3)}package.json`]);

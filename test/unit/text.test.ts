@@ -3,7 +3,9 @@ import { htmlToText } from '../../src/spec/index.js';
 
 describe('message body_text is derived from the HTML by tag collapsing, fit for reading', () => {
   it('paragraphs and breaks become lines; entities are decoded; tags go', () => {
-    expect(htmlToText('<div><p>Hi&nbsp;Ben,</p><p>Tuesday &amp; Wednesday<br>work &lt;for&gt; me.</p></div>')).toBe('Hi Ben,\nTuesday & Wednesday\nwork <for> me.');
+    expect(htmlToText('<div><p>Hi&nbsp;Ben,</p><p>Tuesday &amp; Wednesday<br>work &lt;for&gt; me.</p></div>')).toBe(
+      'Hi Ben,\nTuesday & Wednesday\nwork <for> me.',
+    );
   });
   it('script and style blocks carry no text, but text hidden by styles is kept (it is not sanitised)', () => {
     expect(htmlToText('<style>p{color:red}</style><p>Hello</p><script>alert(1)</script><span style="display:none">hidden</span>')).toBe('Hello\nhidden');

@@ -60,7 +60,7 @@ describe.each(published.map((p, i) => [p.name, p, ALL_TOOLS[i]!] as const))('too
   });
 });
 
-describe('annotations say what is safe, per the spec\'s transitions', () => {
+describe("annotations say what is safe, per the spec's transitions", () => {
   const byName = new Map(published.map((p) => [p.name, p.annotations]));
   it('render_template is a read; create_task and create_note are not idempotent; set_status can complete tasks for good', () => {
     expect(byName.get('render_template')).toMatchObject({ readOnlyHint: true, destructiveHint: false });
@@ -88,7 +88,23 @@ describe('the tool list is small: what every tool shares is said once, in the se
   });
 
   it('the instructions carry the conventions the schemas leave out: workspace, id prefixes, both user id forms, paging, fencing, costs, cut results, confirmations, subscriptions', () => {
-    for (const word of ['workspace', 'lead_', 'tsk_', 'usr_ben_acme', 'usr_ben', 'next_cursor', 'max_items', 'all=true', '1-200', 'untrusted', 'upstream', 'left_out', 'fetch_rest', 'declined', 'subscribe']) {
+    for (const word of [
+      'workspace',
+      'lead_',
+      'tsk_',
+      'usr_ben_acme',
+      'usr_ben',
+      'next_cursor',
+      'max_items',
+      'all=true',
+      '1-200',
+      'untrusted',
+      'upstream',
+      'left_out',
+      'fetch_rest',
+      'declined',
+      'subscribe',
+    ]) {
       expect(SERVER_INSTRUCTIONS).toContain(word);
     }
   });

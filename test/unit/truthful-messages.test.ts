@@ -25,7 +25,7 @@ const call = async (name: string, args: Record<string, unknown>) => {
 };
 
 describe('a cut conversation names what cut it', () => {
-  it('limit:1 on a long thread names limit, not the service\'s 200', async () => {
+  it("limit:1 on a long thread names limit, not the service's 200", async () => {
     const lead = [...sb.store.leads.all()].find((l) => l.email === 'lena.long@chatty.example')!;
     const r = await call('get_conversation', { lead_id: lead.id, limit: 1 });
     expect(r.structured.meta.truncated).toBe(true);
@@ -34,7 +34,7 @@ describe('a cut conversation names what cut it', () => {
     expect(r.text).not.toContain('beyond the 200');
   });
 
-  it('at limit 200 the service\'s own cap is what cuts it', async () => {
+  it("at limit 200 the service's own cap is what cuts it", async () => {
     const lead = [...sb.store.leads.all()].find((l) => l.email === 'lena.long@chatty.example')!;
     const r = await call('get_conversation', { lead_id: lead.id, limit: 200, max_body_chars: 200 });
     expect(r.text).toContain('beyond the 200 the service returns');
@@ -42,7 +42,10 @@ describe('a cut conversation names what cut it', () => {
 });
 
 describe('set_status points to the tools of the lifecycle states', () => {
-  it.each([['booked', 'mark_booked'], ['disqualified', 'mark_disqualified']])('status %s names %s, before any request', async (status, tool) => {
+  it.each([
+    ['booked', 'mark_booked'],
+    ['disqualified', 'mark_disqualified'],
+  ])('status %s names %s, before any request', async (status, tool) => {
     const lead = sb.store.leads.inGroup('acme')[0]!;
     const r = await call('set_status', { lead_id: lead.id, status });
     expect(r.isError).toBe(true);
@@ -84,7 +87,7 @@ describe('get_slots shows times in the zone asked for, with the offset, in text 
     }
   });
 
-  it('inZone keeps the instant and writes the zone\'s offset', () => {
+  it("inZone keeps the instant and writes the zone's offset", () => {
     expect(inZone('2026-11-23T09:00:00Z', 'Europe/Berlin')).toBe('2026-11-23T10:00:00+01:00');
     expect(inZone('2026-07-01T09:30:00Z', 'Asia/Kolkata')).toBe('2026-07-01T15:00:00+05:30');
     expect(inZone('2026-07-01T09:30:00Z', 'America/New_York')).toBe('2026-07-01T05:30:00-04:00');
@@ -112,11 +115,18 @@ describe('member ids where a user id is taken: mapped when the server can, refus
   });
 
   it('list_tasks, list_notes and list_meetings read the same with either form', async () => {
-    for (const [tool, param] of [['list_tasks', 'assignee_id'], ['list_notes', 'author_id'], ['list_meetings', 'host_id']] as const) {
+    for (const [tool, param] of [
+      ['list_tasks', 'assignee_id'],
+      ['list_notes', 'author_id'],
+      ['list_meetings', 'host_id'],
+    ] as const) {
       const one = await call(tool, { [param]: 'usr_ben' });
       const two = await call(tool, { [param]: 'usr_ben_acme' });
       expect(two.isError, tool).toBe(false);
-      expect(two.structured.data.map((x: { id: string }) => x.id), tool).toEqual(one.structured.data.map((x: { id: string }) => x.id));
+      expect(
+        two.structured.data.map((x: { id: string }) => x.id),
+        tool,
+      ).toEqual(one.structured.data.map((x: { id: string }) => x.id));
     }
   });
 

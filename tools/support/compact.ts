@@ -26,8 +26,18 @@ const WHO = z.string().optional();
 
 /** Our facts about a lead that a triage decision needs. */
 const LEAD_FACTS = [
-  'id', 'status', 'classification', 'state', 'unread', 'priority', 'responded', 'last_message_at', 'assignee_ids',
-  'has_open_task', 'next_due_at', 'meeting_outcome',
+  'id',
+  'status',
+  'classification',
+  'state',
+  'unread',
+  'priority',
+  'responded',
+  'last_message_at',
+  'assignee_ids',
+  'has_open_task',
+  'next_due_at',
+  'meeting_outcome',
 ] as const;
 /** Every field a compact lead may carry; everything else is one `fields` or `view: "full"` away. */
 export const LEAD_TRIAGE_FIELDS = [...LEAD_FACTS, 'latest_reply'] as const;
@@ -67,7 +77,7 @@ export const COMPACT = {
   meeting: {
     noun: 'meeting',
     extra: {
-      who: WHO.describe('Compact view: the invitee\'s name and company as they wrote them (outsider text).'),
+      who: WHO.describe("Compact view: the invitee's name and company as they wrote them (outsider text)."),
       guest_count: z.number().int().optional().describe('Compact view: how many guests; view=full lists them.'),
     },
     project: (m: Row): Row => {
@@ -85,7 +95,8 @@ export const COMPACT = {
   event_type: {
     noun: 'event type',
     extra: {},
-    project: (e: Row): Row => facts(e, ['id', 'name', 'slug', 'duration_minutes', 'scheduling_type', 'active', 'public', 'requires_confirmation', 'public_url']),
+    project: (e: Row): Row =>
+      facts(e, ['id', 'name', 'slug', 'duration_minutes', 'scheduling_type', 'active', 'public', 'requires_confirmation', 'public_url']),
   },
   template: {
     noun: 'template',

@@ -62,5 +62,10 @@ export async function runProjected(ctx: ToolContext, name: string, args: Row & V
   }
   const structured = { ...data, data: (data.data as Row[]).map(shape) };
   const noun = COMPACT[kind].noun;
-  return { structured, kind, render: lines ? (s, fence) => pageTable(s as { data: Row[] }, fence, noun, kind) : undefined, items: { key: 'data', keep: 'head' } };
+  return {
+    structured,
+    kind,
+    render: lines ? (s, fence) => pageTable(s as { data: Row[] }, fence, noun, kind) : undefined,
+    items: { key: 'data', keep: 'head' },
+  };
 }

@@ -14,17 +14,28 @@ const ANSWER_WITHIN_MS = 10 * 60_000;
  */
 export async function confirmWrite(
   server: Server,
-  o: { mode: ConfirmMode; tool: ToolDef; args: Record<string, unknown>; api: ApiCaller; workspace: string | null; signal: AbortSignal; requestId?: string | number },
+  o: {
+    mode: ConfirmMode;
+    tool: ToolDef;
+    args: Record<string, unknown>;
+    api: ApiCaller;
+    workspace: string | null;
+    signal: AbortSignal;
+    requestId?: string | number;
+  },
 ): Promise<ToolError | null> {
   if (!server.getClientCapabilities()?.elicitation?.form || !asksFirst(o.mode, o.tool, o.args)) return null;
   const message = await questionFor(o.api, o.tool, o.args, o.workspace, o.signal);
   try {
-    const answer = await server.elicitInput({ mode: 'form', message, requestedSchema: { type: 'object', properties: {} } }, {
-      signal: o.signal,
-      timeout: ANSWER_WITHIN_MS,
-      // Over HTTP the question travels on the tool call's own response stream.
-      relatedRequestId: o.requestId,
-    });
+    const answer = await server.elicitInput(
+      { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
+      {
+        signal: o.signal,
+        timeout: ANSWER_WITHIN_MS,
+        // Over HTTP the question travels on the tool call's own response stream.
+        relatedRequestId: o.requestId,
+      },
+    );
     return answer.action === 'accept' ? null : declined(o.tool.name, answer.action);
   } catch (err) {
     return declined(o.tool.name, 'failed', (err as Error).message);

@@ -31,7 +31,10 @@ export function asksFirst(mode: ConfirmMode, tool: ToolDef, args: Record<string,
 /** Outsider text (a lead's name or address) for a question a person reads: invisible characters gone, one line, short, quoted. */
 export function quoted(text: unknown, max = 60): string | null {
   if (typeof text !== 'string') return null;
-  const flat = neutralise(text).replace(/\s+/g, ' ').replace(/[«»<>]/g, '').trim();
+  const flat = neutralise(text)
+    .replace(/\s+/g, ' ')
+    .replace(/[«»<>]/g, '')
+    .trim();
   if (flat === '') return null;
   return `«${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}»`;
 }
@@ -60,7 +63,9 @@ async function subjectOf(api: ApiCaller, tool: ToolDef, args: Row, ws: string | 
     const lead = typeof m?.lead_id === 'string' ? ` with lead ${m.lead_id}` : '';
     return `Meeting ${args.meeting_id}${lead}${now}${where}`;
   }
-  const ids = Object.entries(args).filter(([k]) => /_ids?$/.test(k)).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(', ') || '(none)' : String(v)}`);
+  const ids = Object.entries(args)
+    .filter(([k]) => /_ids?$/.test(k))
+    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(', ') || '(none)' : String(v)}`);
   return `${tool.title}${ids.length ? ` (${ids.join('; ')})` : ''}${where}`;
 }
 

@@ -26,7 +26,10 @@ export function hasScope(access: InboxAccess, scope: string): boolean {
 export function workspaceOr(access: InboxAccess, given: unknown): string {
   const ws = typeof given === 'string' && given !== '' ? given : access.defaultWorkspace();
   if (ws === undefined) {
-    throw new McpError(ErrorCode.InvalidParams, `Pass a workspace: this key reaches ${access.workspaces().join(', ') || 'no workspace'} and the server has no default (--workspace).`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Pass a workspace: this key reaches ${access.workspaces().join(', ') || 'no workspace'} and the server has no default (--workspace).`,
+    );
   }
   if (!isWorkspaceSlug(ws)) throw new McpError(ErrorCode.InvalidParams, `'${ws}' is not a workspace slug (lowercase letters, digits, hyphens).`);
   return ws;

@@ -44,7 +44,10 @@ function quiet(access: InboxAccess, what: string, fn: (value: string, context: C
 export function completeWorkspace(access: InboxAccess) {
   return (value: string | undefined): string[] => {
     const typed = lower(value);
-    return access.workspaces().filter((w) => w.startsWith(typed)).slice(0, MAX_COMPLETIONS);
+    return access
+      .workspaces()
+      .filter((w) => w.startsWith(typed))
+      .slice(0, MAX_COMPLETIONS);
   };
 }
 

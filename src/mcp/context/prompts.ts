@@ -26,13 +26,14 @@ function prompt(description: string, text: string): GetPromptResult {
  * reads nothing itself: getting one costs no API budget.
  */
 export function registerPrompts(mcp: McpServer, access: InboxAccess): void {
-  const workspace = () => completable(workspaceSchema.optional().describe('Workspace slug (default: the server\'s workspace).'), completeWorkspace(access));
+  const workspace = () => completable(workspaceSchema.optional().describe("Workspace slug (default: the server's workspace)."), completeWorkspace(access));
 
   mcp.registerPrompt(
     'triage_inbox',
     {
       title: 'Triage the inbox',
-      description: 'Walk the unread replies nobody has answered yet, classify each from its conversation and propose a status; changes nothing until a person confirms.',
+      description:
+        'Walk the unread replies nobody has answered yet, classify each from its conversation and propose a status; changes nothing until a person confirms.',
       argsSchema: {
         workspace: workspace(),
         count: completable(
@@ -68,7 +69,7 @@ export function registerPrompts(mcp: McpServer, access: InboxAccess): void {
         '4. Propose one status for set_status (interested, not_interested, automated, unsubscribed or untagged) with a one-line reason, and a next step (reply, create a task, reassign, nothing).',
         '',
         'Rules:',
-        '- Change nothing yet. Present a table (lead id, who, proposed status, reason, next step) and wait for a person to confirm before calling set_status, mark_read or any other write tool. not_interested and unsubscribed also complete the lead\'s open tasks for good: say so next to those proposals.',
+        "- Change nothing yet. Present a table (lead id, who, proposed status, reason, next step) and wait for a person to confirm before calling set_status, mark_read or any other write tool. not_interested and unsubscribed also complete the lead's open tasks for good: say so next to those proposals.",
         `- Draft nothing to be sent. ${NEVER_SEND}`,
         `- ${UNTRUSTED}`,
       ].join('\n');
@@ -80,10 +81,14 @@ export function registerPrompts(mcp: McpServer, access: InboxAccess): void {
     'draft_reply',
     {
       title: 'Draft a reply',
-      description: 'Render a reply template against a lead, filling its AI variables from the conversation through overrides, and return the draft for a person to send.',
+      description:
+        'Render a reply template against a lead, filling its AI variables from the conversation through overrides, and return the draft for a person to send.',
       argsSchema: {
         lead: completable(idSchema('lead').describe('The lead to reply to (lead_…); type a name, email or company to search.'), completeLead(access)),
-        template: completable(idSchema('template').optional().describe('Template id (tpl_…) to use; without it the best fitting template is chosen and named.'), completeTemplate(access)),
+        template: completable(
+          idSchema('template').optional().describe('Template id (tpl_…) to use; without it the best fitting template is chosen and named.'),
+          completeTemplate(access),
+        ),
         workspace: workspace(),
       },
     },
@@ -116,11 +121,15 @@ export function registerPrompts(mcp: McpServer, access: InboxAccess): void {
     'pipeline_report',
     {
       title: 'Pipeline report',
-      description: 'The insights summary of a window in plain words: the funnel, headline rates and each rep\'s figures.',
+      description: "The insights summary of a window in plain words: the funnel, headline rates and each rep's figures.",
       argsSchema: {
         workspace: workspace(),
         window: completable(
-          z.string().refine(isWindow, 'must be "Nd" (1-366 days) or "YYYY-MM-DD..YYYY-MM-DD" of at most 366 days').optional().describe('The last N days as "30d" (1-366 days, default 30d), or "YYYY-MM-DD..YYYY-MM-DD".'),
+          z
+            .string()
+            .refine(isWindow, 'must be "Nd" (1-366 days) or "YYYY-MM-DD..YYYY-MM-DD" of at most 366 days')
+            .optional()
+            .describe('The last N days as "30d" (1-366 days, default 30d), or "YYYY-MM-DD..YYYY-MM-DD".'),
           completeFrom(WINDOW_CHOICES),
         ),
       },

@@ -19,7 +19,20 @@ export const LISTED_LEADS = 20;
 export const CONVERSATION_MESSAGES = 50;
 const LEAD_EXPANSIONS = ['assignees', 'open_tasks', 'tags'];
 /** What the leads resource shows of each lead: enough to choose which to read. */
-const LEADS_FIELDS = ['id', 'first_name', 'last_name', 'email', 'company_name', 'status', 'state', 'unread', 'subject', 'body_preview', 'last_message_at', 'last_message_direction'];
+const LEADS_FIELDS = [
+  'id',
+  'first_name',
+  'last_name',
+  'email',
+  'company_name',
+  'status',
+  'state',
+  'unread',
+  'subject',
+  'body_preview',
+  'last_message_at',
+  'last_message_direction',
+];
 
 type Extra = { signal: AbortSignal };
 type Row = Record<string, unknown>;
@@ -41,8 +54,8 @@ const one = (v: Variables[string] | undefined) => (Array.isArray(v) ? v[0] : v);
  */
 export function registerResources(mcp: McpServer, access: InboxAccess, log: Logger): void {
   /** Run a read; an API failure becomes a JSON-RPC error carrying the API's envelope. */
-  const guarded = (what: string, read: (uri: URL, vars: Variables, extra: Extra) => Promise<ReadResourceResult>) =>
-    async (uri: URL, vars: Variables, extra: Extra) => {
+  const guarded =
+    (what: string, read: (uri: URL, vars: Variables, extra: Extra) => Promise<ReadResourceResult>) => async (uri: URL, vars: Variables, extra: Extra) => {
       try {
         return await read(uri, vars, extra);
       } catch (err) {
@@ -97,7 +110,11 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
       }),
       complete: leadVars,
     }),
-    { title: 'Lead', description: 'One lead as JSON with its assignees, open tasks and tags; text the lead wrote is fenced as untrusted.', mimeType: JSON_TYPE },
+    {
+      title: 'Lead',
+      description: 'One lead as JSON with its assignees, open tasks and tags; text the lead wrote is fenced as untrusted.',
+      mimeType: JSON_TYPE,
+    },
     guarded('lead resource', async (uri, vars, extra) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const lead = leadIdOf(one(vars.lead));
@@ -112,7 +129,8 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
     new ResourceTemplate(TEMPLATE.conversation, { list: undefined, complete: leadVars }),
     {
       title: 'Lead conversation',
-      description: 'A lead\'s newest messages as markdown, oldest first: one section per message with direction, sender, time and attachments; bodies fenced as untrusted.',
+      description:
+        "A lead's newest messages as markdown, oldest first: one section per message with direction, sender, time and attachments; bodies fenced as untrusted.",
       mimeType: MARKDOWN,
     },
     guarded('conversation resource', async (uri, vars, extra) => {
@@ -123,7 +141,13 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
       const out = await runConversation(ctx, { workspace: ws, lead_id: lead, limit: CONVERSATION_MESSAGES });
       // Within the budget as a tool result is: the oldest messages give way, and the last line says how to read them.
       const markdown = { ...out, render: (c: Record<string, unknown>) => conversationMarkdown(ws, c as unknown as Conversation, fence) };
-      const fitted = await fitResult(markdown, { budget: budget(), fence, tool: 'get_conversation', textOnly: true, rest: async (k, n) => out.items?.rest?.(k, n) ?? null });
+      const fitted = await fitResult(markdown, {
+        budget: budget(),
+        fence,
+        tool: 'get_conversation',
+        textOnly: true,
+        rest: async (k, n) => out.items?.rest?.(k, n) ?? null,
+      });
       return text(uri, MARKDOWN, fitted.text);
     }),
   );
@@ -134,13 +158,15 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
       list: forDefault('workspaces:read', (ws) => ({ uri: URI.playbook(ws), name: `playbook-${ws}`, title: `Playbook of ${ws}`, mimeType: MARKDOWN })),
       complete: workspaceOnly,
     }),
-    { title: 'Workspace playbook', description: 'The team\'s reply playbook for a workspace (sdr_notes), as written by the team.', mimeType: MARKDOWN },
+    { title: 'Workspace playbook', description: "The team's reply playbook for a workspace (sdr_notes), as written by the team.", mimeType: MARKDOWN },
     guarded('playbook resource', async (uri, vars, extra) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const r = await access.api.call('get_workspace', { path: { workspace: ws }, query: { include: ['sdr_notes'] }, signal: extra.signal });
       const w = r.data as { name?: string; sdr_notes?: string | null };
       const head = `# Playbook of ${w.name ?? ws} (${ws})\n\n`;
-      const body = w.sdr_notes ? `The team's reply playbook (sdr_notes), as the team wrote it:\n\n${htmlToText(w.sdr_notes)}\n` : 'This workspace has no playbook (sdr_notes is empty).\n';
+      const body = w.sdr_notes
+        ? `The team's reply playbook (sdr_notes), as the team wrote it:\n\n${htmlToText(w.sdr_notes)}\n`
+        : 'This workspace has no playbook (sdr_notes is empty).\n';
       return text(uri, MARKDOWN, head + body);
     }),
   );
@@ -151,7 +177,11 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
       list: forDefault('members:read', (ws) => ({ uri: URI.members(ws), name: `members-${ws}`, title: `Members of ${ws}`, mimeType: JSON_TYPE })),
       complete: workspaceOnly,
     }),
-    { title: 'Workspace members', description: 'The people of a workspace with their two-part member ids, roles and whether they can be assigned leads, as JSON.', mimeType: JSON_TYPE },
+    {
+      title: 'Workspace members',
+      description: 'The people of a workspace with their two-part member ids, roles and whether they can be assigned leads, as JSON.',
+      mimeType: JSON_TYPE,
+    },
     guarded('members resource', async (uri, vars, extra) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const list = await readPages(access.api, 'list_members', { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
@@ -165,7 +195,11 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
       list: forDefault('leads:read', (ws) => ({ uri: URI.leadTags(ws), name: `lead-tags-${ws}`, title: `Lead tags of ${ws}`, mimeType: JSON_TYPE })),
       complete: workspaceOnly,
     }),
-    { title: 'Lead tag roster', description: 'The workspace\'s manual lead tags (ltg_ ids and names) for set_lead_tags and the lead_tag_id filter, as JSON.', mimeType: JSON_TYPE },
+    {
+      title: 'Lead tag roster',
+      description: "The workspace's manual lead tags (ltg_ ids and names) for set_lead_tags and the lead_tag_id filter, as JSON.",
+      mimeType: JSON_TYPE,
+    },
     guarded('lead tags resource', async (uri, vars, extra) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const list = await readPages(access.api, 'list_lead_tags', { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
@@ -212,13 +246,19 @@ interface Conversation {
 export function conversationMarkdown(ws: string, c: Conversation, fence: Fence): string {
   const n = c.messages.length;
   const lines = [`# Conversation with lead ${c.lead_id} (workspace ${ws})`, '', UNTRUSTED_NOTE, ''];
-  lines.push(`${n} message${n === 1 ? '' : 's'}, oldest first (at most the newest ${CONVERSATION_MESSAGES}): get_conversation with a larger limit (up to 200) reads more, and its message_id reads one body whole.`);
+  lines.push(
+    `${n} message${n === 1 ? '' : 's'}, oldest first (at most the newest ${CONVERSATION_MESSAGES}): get_conversation with a larger limit (up to 200) reads more, and its message_id reads one body whole.`,
+  );
   if (c.meta.truncated) lines.push('Older messages exist beyond the 200 the service returns.');
-  if (c.meta.sibling_cap_reached) lines.push('Only 12 of this lead\'s email threads were assembled.');
+  if (c.meta.sibling_cap_reached) lines.push("Only 12 of this lead's email threads were assembled.");
   if (c.meta.cache_age_seconds) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old.`);
   c.messages.forEach((m, i) => {
     const who = fence.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null);
-    lines.push('', `## ${i + 1}. ${m.direction === 'inbound' ? 'Inbound' : m.direction === 'outbound' ? 'Outbound' : m.direction} ${m.kind === 'campaign_send' ? 'campaign send' : m.kind}`, '');
+    lines.push(
+      '',
+      `## ${i + 1}. ${m.direction === 'inbound' ? 'Inbound' : m.direction === 'outbound' ? 'Outbound' : m.direction} ${m.kind === 'campaign_send' ? 'campaign send' : m.kind}`,
+      '',
+    );
     lines.push(`- Message: ${m.id}`, `- Direction: ${m.direction}`, `- From: ${who}`, `- Time: ${m.sent_at ?? 'unknown'}`);
     if (m.subject) lines.push(`- Subject: ${fence.inline(m.subject)}`);
     lines.push(`- Attachments: ${m.attachments?.length ? m.attachments.map((a) => `${fence.inline(a.filename)} (${a.id})`).join(', ') : 'none'}`);

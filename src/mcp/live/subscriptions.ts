@@ -18,11 +18,15 @@ const SUBSCRIBABLE = /^inbox:\/\/([^/]+)\/leads(?:\/([^/]+)(\/conversation)?)?$/
 function watchedOf(uri: string): Watched {
   const m = SUBSCRIBABLE.exec(uri);
   if (!m) {
-    throw new McpError(ErrorCode.InvalidParams, `Only ${TEMPLATE.leads}, ${TEMPLATE.lead} and ${TEMPLATE.conversation} can be subscribed to; '${uri}' is none of them.`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Only ${TEMPLATE.leads}, ${TEMPLATE.lead} and ${TEMPLATE.conversation} can be subscribed to; '${uri}' is none of them.`,
+    );
   }
   const [, workspace, lead] = m;
   if (!isWorkspaceSlug(workspace)) throw new McpError(ErrorCode.InvalidParams, `'${workspace}' is not a workspace slug (lowercase letters, digits, hyphens).`);
-  if (lead !== undefined && !isId('lead', lead)) throw new McpError(ErrorCode.InvalidParams, `'${lead}' is not a lead id (lead_…); list_leads gives real ones.`);
+  if (lead !== undefined && !isId('lead', lead))
+    throw new McpError(ErrorCode.InvalidParams, `'${lead}' is not a lead id (lead_…); list_leads gives real ones.`);
   return { workspace, lead: lead ?? null };
 }
 
@@ -62,7 +66,8 @@ export class Subscriptions {
     if (reach.length > 0 && !reach.includes(w.workspace)) {
       throw new McpError(ErrorCode.InvalidParams, `This key does not reach the workspace '${w.workspace}'; it reaches ${reach.join(', ')}.`);
     }
-    if (!hasScope(this.access, 'leads:read')) throw new McpError(ErrorCode.InvalidParams, 'Watching the inbox needs the scope leads:read, which this key lacks.');
+    if (!hasScope(this.access, 'leads:read'))
+      throw new McpError(ErrorCode.InvalidParams, 'Watching the inbox needs the scope leads:read, which this key lacks.');
     this.uris.set(uri, w);
     let stop = this.listening.get(w.workspace);
     if (!stop) {

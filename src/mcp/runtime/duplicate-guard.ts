@@ -23,7 +23,15 @@ interface Earlier {
 /** The same call, whatever the order of its keys; the workspace is the resolved one, named or not. */
 function keyOf(tool: string, workspace: string | null, { workspace: _named, ...args }: Record<string, unknown>): string {
   const sorted = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sorted) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sorted((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   return JSON.stringify([tool, workspace, sorted(args)]);
 }
 
@@ -37,13 +45,22 @@ export class RecentCreates {
   private readonly done = new Map<string, Earlier>();
   private readonly inFlight = new Map<string, Promise<Earlier | null>>();
 
-  constructor(private readonly now: () => number = Date.now, private readonly windowMs = DUPLICATE_WINDOW_MS) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly windowMs = DUPLICATE_WINDOW_MS,
+  ) {}
 
   /**
    * Run the create unless an identical one succeeded within the window (`always`: run it
    * anyway, and remember it as the newest); say which happened.
    */
-  async run(tool: string, workspace: string | null, args: Record<string, unknown>, create: () => Promise<ToolOutput>, opts: { always?: boolean } = {}): Promise<{ out: ToolOutput; earlier?: { secondsAgo: number } }> {
+  async run(
+    tool: string,
+    workspace: string | null,
+    args: Record<string, unknown>,
+    create: () => Promise<ToolOutput>,
+    opts: { always?: boolean } = {},
+  ): Promise<{ out: ToolOutput; earlier?: { secondsAgo: number } }> {
     const key = keyOf(tool, workspace, args);
     const pending = opts.always ? undefined : this.inFlight.get(key);
     // Waiting only when a twin is in flight: the check and the claim below stay in one turn.

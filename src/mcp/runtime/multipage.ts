@@ -10,17 +10,8 @@ export const MAX_ITEMS_BOUND = 1_000;
 
 /** The arguments every pageable list tool takes, besides the endpoint's own. */
 export const MULTI_PAGE_ARGS = {
-  max_items: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_ITEMS_BOUND)
-    .optional()
-    .describe('Max items, over pages.'),
-  all: z
-    .boolean()
-    .optional()
-    .describe('true: read to the end.'),
+  max_items: z.number().int().min(1).max(MAX_ITEMS_BOUND).optional().describe('Max items, over pages.'),
+  all: z.boolean().optional().describe('true: read to the end.'),
 } as const;
 
 /** Pageable list reads: a list endpoint with a cursor. */
@@ -60,7 +51,12 @@ export interface MultiPageOptions {
  * was read and marks it partial; has_more and next_cursor then continue after the last
  * page that arrived. A failure of the first page is the call's answer, as for one page.
  */
-export async function readPages(api: ApiCaller, name: string, req: { path?: Record<string, string>; query?: Record<string, unknown> }, o: MultiPageOptions): Promise<MultiPageEnvelope> {
+export async function readPages(
+  api: ApiCaller,
+  name: string,
+  req: { path?: Record<string, string>; query?: Record<string, unknown> },
+  o: MultiPageOptions,
+): Promise<MultiPageEnvelope> {
   // Pages are sized by paginate (as large as allowed, never past the bound): a caller's
   // limit would cut a page short of its own next_cursor.
   const { limit: _pageSize, ...query } = req.query ?? {};
@@ -81,7 +77,15 @@ export async function readPages(api: ApiCaller, name: string, req: { path?: Reco
     const cancelled = o.signal.aborted;
     if (last.pages === 0 && !cancelled) throw err;
     const reason = cancelled ? 'cancelled' : isReplyInboxError(err) ? (err as { code: string }).code : 'internal_error';
-    return { object: 'list', data: items.slice(0, last.items), has_more: last.pages === 0 || last.hasMore, next_cursor: last.nextCursor, pages_read: last.pages, partial: true, partial_reason: reason };
+    return {
+      object: 'list',
+      data: items.slice(0, last.items),
+      has_more: last.pages === 0 || last.hasMore,
+      next_cursor: last.nextCursor,
+      pages_read: last.pages,
+      partial: true,
+      partial_reason: reason,
+    };
   }
   return { object: 'list', data: items, has_more: last.hasMore, next_cursor: last.hasMore ? last.nextCursor : null, pages_read: last.pages };
 }
@@ -106,6 +110,7 @@ export function multiPageApi(api: ApiCaller, listName: string, o: MultiPageOptio
 /** One line for the model on what the multi-page read did. */
 export function multiPageSummary(e: MultiPageEnvelope): string {
   const read = `Read ${e.data.length} item${e.data.length === 1 ? '' : 's'} over ${e.pages_read} page${e.pages_read === 1 ? '' : 's'}`;
-  if (e.partial) return `${read}; stopped early (${e.partial_reason}): the result is partial${e.next_cursor ? `; continue with cursor "${e.next_cursor}"` : ''}.`;
+  if (e.partial)
+    return `${read}; stopped early (${e.partial_reason}): the result is partial${e.next_cursor ? `; continue with cursor "${e.next_cursor}"` : ''}.`;
   return `${read}${e.has_more ? `; more remain: continue with cursor "${e.next_cursor}"` : '; that is the whole list'}.`;
 }

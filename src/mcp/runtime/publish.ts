@@ -4,7 +4,13 @@ import { annotationsFor } from './annotations.js';
 import type { ToolDef } from './tool.js';
 
 /** A tool as tools/list publishes it. */
-export type PublishedTool = Tool & { title: string; description: string; inputSchema: Tool['inputSchema']; outputSchema: NonNullable<Tool['outputSchema']>; annotations: NonNullable<Tool['annotations']> };
+export type PublishedTool = Tool & {
+  title: string;
+  description: string;
+  inputSchema: Tool['inputSchema'];
+  outputSchema: NonNullable<Tool['outputSchema']>;
+  annotations: NonNullable<Tool['annotations']>;
+};
 
 /**
  * What the server checks itself and states in its error (id prefixes, lengths, counts and

@@ -111,7 +111,11 @@ export function defineTool<A extends Record<string, unknown> = Record<string, an
     toolset: e.toolset,
     title: spec.title,
     description: spec.description,
-    input: inputSchemaFor(e, { ...spec, extra, override: { ...spec.override, ...Object.fromEntries((spec.userIds ?? []).map((a) => [a, userOrMemberId.optional()])) } }),
+    input: inputSchemaFor(e, {
+      ...spec,
+      extra,
+      override: { ...spec.override, ...Object.fromEntries((spec.userIds ?? []).map((a) => [a, userOrMemberId.optional()])) },
+    }),
     output: spec.output,
     extraArgs: Object.keys(extra),
     multiPage,

@@ -100,7 +100,13 @@ export async function serveHttp<C extends ClosableClient>(o: HttpServeOptions<C>
     reply(res, e.status, `The Reply Inbox API refused this key (${e.code}): ${e.message}`, e.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
   };
 
-  const openSession = async (req: IncomingMessage, res: ServerResponse, cred: Extract<Credential, { ok: true }>, body: JSONRPCMessage, address: string): Promise<void> => {
+  const openSession = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    cred: Extract<Credential, { ok: true }>,
+    body: JSONRPCMessage,
+    address: string,
+  ): Promise<void> => {
     let me: CallResult | undefined;
     if (o.probe && !clients.has(cred.owner)) {
       try {
@@ -111,10 +117,20 @@ export async function serveHttp<C extends ClosableClient>(o: HttpServeOptions<C>
       }
     }
     if (!(await sessions.makeRoomFor(cred.owner, perKey))) {
-      return reply(res, 503, `This key holds its maximum of ${perKey} MCP sessions (--max-sessions-per-key), all busy. Close a session you no longer use (DELETE /mcp) or retry shortly.`, { 'retry-after': '5' });
+      return reply(
+        res,
+        503,
+        `This key holds its maximum of ${perKey} MCP sessions (--max-sessions-per-key), all busy. Close a session you no longer use (DELETE /mcp) or retry shortly.`,
+        { 'retry-after': '5' },
+      );
     }
     if (!sessions.reserve()) {
-      reply(res, 503, `This server holds its maximum of ${sessions.max} MCP sessions (--max-sessions). Close a session you no longer use (DELETE /mcp) or retry shortly.`, { 'retry-after': '5' });
+      reply(
+        res,
+        503,
+        `This server holds its maximum of ${sessions.max} MCP sessions (--max-sessions). Close a session you no longer use (DELETE /mcp) or retry shortly.`,
+        { 'retry-after': '5' },
+      );
       return;
     }
     let server: InboxServer | undefined;
@@ -179,7 +195,8 @@ export async function serveHttp<C extends ClosableClient>(o: HttpServeOptions<C>
     const sid = req.headers['mcp-session-id'];
     const session = typeof sid === 'string' ? sessions.get(sid) : undefined;
     // Another caller's session is answered as unknown: its existence is not theirs to learn.
-    if (typeof sid === 'string' && (!session || session.owner !== cred.owner)) return reply(res, 404, 'Session not found: start a new one with initialize.', {}, -32001);
+    if (typeof sid === 'string' && (!session || session.owner !== cred.owner))
+      return reply(res, 404, 'Session not found: start a new one with initialize.', {}, -32001);
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (!session) return reply(res, 400, 'Bad Request: send the mcp-session-id header of an open session.');
       session.lastSeen = Date.now();

@@ -1,7 +1,17 @@
 import {
-  CallToolRequestSchema, CompleteRequestSchema, GetPromptRequestSchema, InitializeRequestSchema, type JSONRPCMessage,
-  JSONRPCMessageSchema, ListPromptsRequestSchema, ListResourceTemplatesRequestSchema, ListResourcesRequestSchema,
-  ListToolsRequestSchema, PingRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema,
+  CallToolRequestSchema,
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  ListPromptsRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 
 /**

@@ -36,7 +36,11 @@ export class GuardedStdioTransport implements Transport {
     }
     if (this.buffer.length > MAX_LINE_BYTES) {
       this.buffer = Buffer.alloc(0);
-      void this.send({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: a message over ${MAX_LINE_BYTES} bytes.` } } as unknown as JSONRPCMessage);
+      void this.send({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32600, message: `Invalid Request: a message over ${MAX_LINE_BYTES} bytes.` },
+      } as unknown as JSONRPCMessage);
     }
   };
   private readonly onError = (e: Error) => this.onerror?.(e);

@@ -46,7 +46,10 @@ export function foldQuotes(text: string): { text: string; folded: number } {
     const header = /^\s*On .+ wrote:\s*$/.test(line) && /^\s*>/.test(next);
     if (/^\s*>/.test(line) || header) {
       let n = 0;
-      while (i < lines.length && (/^\s*>/.test(lines[i] as string) || (n === 0 && /^\s*On .+ wrote:\s*$/.test(lines[i] as string)) || (lines[i] as string).trim() === '')) {
+      while (
+        i < lines.length &&
+        (/^\s*>/.test(lines[i] as string) || (n === 0 && /^\s*On .+ wrote:\s*$/.test(lines[i] as string)) || (lines[i] as string).trim() === '')
+      ) {
         if ((lines[i] as string).trim() !== '') n++;
         i++;
       }
@@ -60,7 +63,8 @@ export function foldQuotes(text: string): { text: string; folded: number } {
 
 /** What a cut conversation says: the limit asked for, or the service's own cap of 200. */
 function olderMessages(limit: number): string {
-  if (limit < CONVERSATION_CAP) return `Older messages exist: this shows the newest ${limit} (limit=${limit}); pass a larger limit, up to ${CONVERSATION_CAP}, to read further back.`;
+  if (limit < CONVERSATION_CAP)
+    return `Older messages exist: this shows the newest ${limit} (limit=${limit}); pass a larger limit, up to ${CONVERSATION_CAP}, to read further back.`;
   return `Older messages exist beyond the ${CONVERSATION_CAP} the service returns; the API gives no way to read them.`;
 }
 
@@ -99,7 +103,12 @@ export async function runConversation(ctx: ToolContext, raw: Record<string, unkn
     topic = m.subject === null ? topic : subjectTopic(m.subject);
     // What says nothing is left out: a subject as before, an uncut body, nothing folded, no attachment.
     return {
-      id: m.id, kind: m.kind, direction: m.direction, sent_at: m.sent_at, from_name: m.from_name, from_email: m.from_email,
+      id: m.id,
+      kind: m.kind,
+      direction: m.direction,
+      sent_at: m.sent_at,
+      from_name: m.from_name,
+      from_email: m.from_email,
       ...(m.subject && !same ? { subject: m.subject } : {}),
       body,
       ...(truncated ? { body_truncated: true, body_chars: chars } : {}),
@@ -114,7 +123,10 @@ export async function runConversation(ctx: ToolContext, raw: Record<string, unkn
   };
   const structured = { lead_id: args.lead_id, body_format: html ? 'html' : 'text', messages: shaped, meta };
   // A cut keeps the newest messages; the older ones read again with shorter bodies, or one by one with message_id.
-  const rest = (kept: number, total: number) => (single ? null : { lead_id: args.lead_id, limit: total, max_body_chars: Math.max(200, Math.floor((Number.isFinite(cap) ? cap : 2_000) * Math.max(kept, 1) / total)) });
+  const rest = (kept: number, total: number) =>
+    single
+      ? null
+      : { lead_id: args.lead_id, limit: total, max_body_chars: Math.max(200, Math.floor(((Number.isFinite(cap) ? cap : 2_000) * Math.max(kept, 1)) / total)) };
   return {
     structured,
     render: (s, fence) => conversationText(s as unknown as Shaped, order, fence, Number(query.limit)),
@@ -127,16 +139,27 @@ const subjectTopic = (subject: string) => subject.replace(/^\s*((re|fwd?|aw|wg)\
 
 type Shaped = { lead_id: string; messages: ShapedMessage[]; meta: { truncated?: boolean; sibling_cap_reached?: boolean; cache_age_seconds?: number } };
 export interface ShapedMessage {
-  id: string; kind: string; direction: string; sent_at: string | null; from_name: string | null; from_email: string | null;
-  subject?: string | null; body: string | null; attachments?: { id: string; filename: string }[];
+  id: string;
+  kind: string;
+  direction: string;
+  sent_at: string | null;
+  from_name: string | null;
+  from_email: string | null;
+  subject?: string | null;
+  body: string | null;
+  attachments?: { id: string; filename: string }[];
 }
 
 /** The thread as a model reads it: a heading per message, every outside string fenced. */
 function conversationText(c: Shaped, order: 'asc' | 'desc', f: Fence, limit: number): string {
   const n = c.messages.length;
-  const lines = [UNTRUSTED_NOTE, '', `Conversation with lead ${c.lead_id}: ${n} message${n === 1 ? '' : 's'}${order === 'asc' ? ', oldest first' : ', newest first'}.`];
+  const lines = [
+    UNTRUSTED_NOTE,
+    '',
+    `Conversation with lead ${c.lead_id}: ${n} message${n === 1 ? '' : 's'}${order === 'asc' ? ', oldest first' : ', newest first'}.`,
+  ];
   if (c.meta.truncated) lines.push(olderMessages(limit));
-  if (c.meta.sibling_cap_reached) lines.push('Only 12 of this lead\'s email threads were assembled.');
+  if (c.meta.sibling_cap_reached) lines.push("Only 12 of this lead's email threads were assembled.");
   if (c.meta.cache_age_seconds) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old (refresh=true for a fresh copy).`);
   c.messages.forEach((m, i) => {
     lines.push('', `### ${i + 1}. ${m.direction} ${m.kind} · ${m.sent_at ?? 'time unknown'} · ${m.id}`);
@@ -153,7 +176,11 @@ export async function runDownload(ctx: ToolContext, raw: Record<string, unknown>
   const args = raw as { workspace?: string; lead_id: string; attachment_id: string };
   const workspace = ctx.workspace(args);
   const path = { workspace, lead_id: args.lead_id, attachment_id: args.attachment_id };
-  const r = (await ctx.api.call('download_attachment', { path, signal: ctx.signal })) as { data: unknown; filename?: string | null; contentType?: string | null };
+  const r = (await ctx.api.call('download_attachment', { path, signal: ctx.signal })) as {
+    data: unknown;
+    filename?: string | null;
+    contentType?: string | null;
+  };
   const bytes = Buffer.isBuffer(r.data) ? r.data : Buffer.from(String(r.data ?? ''));
   const structured = {
     attachment_id: args.attachment_id,
@@ -169,7 +196,11 @@ export async function runDownload(ctx: ToolContext, raw: Record<string, unknown>
     extraContent: [
       {
         type: 'resource',
-        resource: { uri: `inbox://${workspace}/leads/${args.lead_id}/attachments/${args.attachment_id}`, mimeType: structured.mime_type, blob: bytes.toString('base64') },
+        resource: {
+          uri: `inbox://${workspace}/leads/${args.lead_id}/attachments/${args.attachment_id}`,
+          mimeType: structured.mime_type,
+          blob: bytes.toString('base64'),
+        },
       },
     ],
   };

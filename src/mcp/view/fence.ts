@@ -31,7 +31,9 @@ const PICTOGRAPH_BEFORE = /[\p{Extended_Pictographic}\p{Emoji_Modifier}]$/u;
 export function neutralise(text: string): string {
   return text
     .replace(/\r\n?|[\u2028\u2029]/g, '\n')
-    .replace(HIDDEN, (run: string, at: number, whole: string) => (EMOJI_GLUE.test(run) && PICTOGRAPH_BEFORE.test(whole.slice(Math.max(0, at - 2), at)) ? run : HIDDEN_MARK));
+    .replace(HIDDEN, (run: string, at: number, whole: string) =>
+      EMOJI_GLUE.test(run) && PICTOGRAPH_BEFORE.test(whole.slice(Math.max(0, at - 2), at)) ? run : HIDDEN_MARK,
+    );
 }
 
 /** One response's fence: a random tag, so content cannot guess and close it. */

@@ -59,7 +59,10 @@ export function pageTable(page: { data: Row[]; has_more?: boolean; next_cursor?:
   if (said.length) cols.unshift('#');
   const cell = (r: Row, k: string, i: number): string => {
     if (k === '#') return String(i + 1);
-    if (k === 'flags') return Object.keys(r).filter((f) => flag(r, f)).join(', ');
+    if (k === 'flags')
+      return Object.keys(r)
+        .filter((f) => flag(r, f))
+        .join(', ');
     const v = r[k];
     if (v === null || v === undefined) return '';
     const plain = Array.isArray(v) && v.every((x) => typeof x !== 'object') ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
@@ -67,7 +70,9 @@ export function pageTable(page: { data: Row[]; has_more?: boolean; next_cursor?:
   };
   const n = page.data.length;
   const head = `${n} ${noun}${n === 1 ? '' : 's'}${page.has_more ? `; more: pass cursor "${page.next_cursor}"` : '; no more pages'}.`;
-  const table = n ? [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...page.data.map((r, i) => `| ${cols.map((k) => cell(r, k, i)).join(' | ')} |`)] : [];
+  const table = n
+    ? [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...page.data.map((r, i) => `| ${cols.map((k) => cell(r, k, i)).join(' | ')} |`)]
+    : [];
   // Each row's outsider text on one line, so none of it can pass for another row's.
   const lines = page.data.flatMap((r, i) => {
     const parts = said.filter((k) => outside(r, k)).map((k) => `${k}: ${String(r[k]).replace(/\s*\n\s*/g, ' ')}`);

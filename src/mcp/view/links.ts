@@ -31,7 +31,7 @@ export function conversationLink(workspace: string, lead: string): ResourceLink 
     uri: URI.conversation(workspace, lead),
     name: `conversation-${lead}`,
     title: `Conversation with lead ${lead}`,
-    description: 'The lead\'s messages as markdown, oldest first, bodies fenced as untrusted text.',
+    description: "The lead's messages as markdown, oldest first, bodies fenced as untrusted text.",
     mimeType: 'text/markdown',
   };
 }

@@ -2,8 +2,24 @@ import { Fence, UNTRUSTED_NOTE } from './fence.js';
 
 /** Fields whose text comes from outside the company, wherever they appear (an address can carry text too). */
 const OUTSIDE_TEXT = new Set([
-  'first_name', 'last_name', 'company_name', 'subject', 'body_preview', 'body', 'body_text', 'body_html',
-  'from_name', 'from_email', 'to_email', 'email', 'notes', 'internal_notes', 'filename', 'phone', 'who', 'latest_reply',
+  'first_name',
+  'last_name',
+  'company_name',
+  'subject',
+  'body_preview',
+  'body',
+  'body_text',
+  'body_html',
+  'from_name',
+  'from_email',
+  'to_email',
+  'email',
+  'notes',
+  'internal_notes',
+  'filename',
+  'phone',
+  'who',
+  'latest_reply',
 ]);
 /** Kinds whose text is the team's own although the field name is one outsiders fill elsewhere. */
 const OURS_BY_KIND: Record<string, ReadonlySet<string>> = { template: new Set(['subject', 'body']) };
@@ -76,7 +92,12 @@ export function isOutsideField(key: string, value: string, kind: string): boolea
 }
 
 /** A copy with every outside string (and every key of an outside container) fenced. Counts what it fenced. */
-export function fenceDeep(value: unknown, fence: Fence, state: FenceState = { fenced: 0 }, at: Where = { key: '', parent: '', kind: '', inside: false }): unknown {
+export function fenceDeep(
+  value: unknown,
+  fence: Fence,
+  state: FenceState = { fenced: 0 },
+  at: Where = { key: '', parent: '', kind: '', inside: false },
+): unknown {
   if (typeof value === 'string') {
     if (value === '' || state.own?.has(value) || !isOutside(value, at)) return value;
     state.fenced++;

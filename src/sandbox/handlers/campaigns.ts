@@ -26,8 +26,12 @@ export function positionalPage<T, V>(ctx: Ctx, endpoint: string, items: readonly
   const ws = wsOf(ctx);
   const indexed = items.map((item, i) => ({ i, item }));
   return keysetPage({
-    cursors: ctx.cursors, endpoint, scope: ws.id, req: { ...ctx.page(), order: 'asc' },
-    items: indexed, keyOf: (x) => [x.i],
+    cursors: ctx.cursors,
+    endpoint,
+    scope: ws.id,
+    req: { ...ctx.page(), order: 'asc' },
+    items: indexed,
+    keyOf: (x) => [x.i],
     ...(filter ? { filter: (x: { item: T }) => filter(x.item) } : {}),
     view: (x) => view(x.item),
   });
@@ -46,8 +50,12 @@ export const campaignsHandlers: Handlers = {
       : undefined;
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'list_sequences', scope: ws.id, req: ctx.page(),
-        items: ctx.store.sequences.sorted(ws.id, 'created', SORT.created), keyOf: SORT.created,
+        cursors: ctx.cursors,
+        endpoint: 'list_sequences',
+        scope: ws.id,
+        req: ctx.page(),
+        items: ctx.store.sequences.sorted(ws.id, 'created', SORT.created),
+        keyOf: SORT.created,
         filter: (s) => !s.deleted && canSee(s) && (active === undefined || s.active === active) && (visibility === undefined || s.visibility === visibility),
         view: (s) => sequenceView(s, expandTemplate),
       }),

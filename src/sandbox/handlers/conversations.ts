@@ -35,7 +35,10 @@ function assemble(messages: readonly MessageRec[]): { messages: MessageRec[]; ca
   }
   if (newest.size <= LIMITS.sibling_threads_max) return { messages: [...messages], capped: false };
   const keep = new Set(
-    [...newest.entries()].sort((a, b) => (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : b[0] - a[0])).slice(0, LIMITS.sibling_threads_max).map(([t]) => t),
+    [...newest.entries()]
+      .sort((a, b) => (a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : b[0] - a[0]))
+      .slice(0, LIMITS.sibling_threads_max)
+      .map(([t]) => t),
   );
   return { messages: messages.filter((m) => keep.has(m.thread_index)), capped: true };
 }
@@ -53,7 +56,10 @@ export const conversationsHandlers: Handlers = {
     const data = window.map(messageView);
     return {
       body: {
-        object: 'list', data, has_more: false, next_cursor: null,
+        object: 'list',
+        data,
+        has_more: false,
+        next_cursor: null,
         meta: { truncated: newestFirst.length > data.length, sibling_cap_reached: capped, cache_age_seconds: cacheAge(ctx, lead.id, q.refresh === true) },
       },
     };

@@ -33,7 +33,9 @@ export const insightsHandlers: Handlers = {
     const model = new SendingModel(ctx.store, now);
     return {
       body: positionalPage(
-        ctx, 'get_campaign_insights', campaigns,
+        ctx,
+        'get_campaign_insights',
+        campaigns,
         (c) => campaignInsight(ctx.store, model, c, window, campaignTagsOf(ctx.store, c)),
         q.campaign_id !== undefined ? (c) => c.id === q.campaign_id : undefined,
       ),
@@ -49,8 +51,12 @@ export const insightsHandlers: Handlers = {
     const metric = q.metric;
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'get_daily_insights', scope: ws.id, req: { ...ctx.page(), order: 'asc' },
-        items: series, keyOf: (p) => [p.date],
+        cursors: ctx.cursors,
+        endpoint: 'get_daily_insights',
+        scope: ws.id,
+        req: { ...ctx.page(), order: 'asc' },
+        items: series,
+        keyOf: (p) => [p.date],
         // metric names one figure for charting: each point also carries it as `value` (docs/gaps/content.md).
         view: (p) => (metric ? { ...p, metric, value: p[metric] } : p),
       }),

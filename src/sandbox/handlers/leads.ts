@@ -32,7 +32,10 @@ function coveringStamp(ctx: Ctx, lead: LeadRec): string {
 
 /** Lowercased tokens; any punctuation or space splits. */
 function tokens(s: string): string[] {
-  return s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 const tokenCache = new WeakMap<LeadRec, { src: string; tokens: string[] }>();
 function leadTokens(l: LeadRec): string[] {
@@ -81,10 +84,14 @@ function listFilters(ctx: Ctx): Pred[] {
   }
   if (query.q !== undefined) {
     const qs = tokens(query.q as string);
-    preds.push(qs.length === 0 ? () => false : (l) => {
-      const have = leadTokens(l);
-      return qs.every((q) => have.some((t) => t.startsWith(q)));
-    });
+    preds.push(
+      qs.length === 0
+        ? () => false
+        : (l) => {
+            const have = leadTokens(l);
+            return qs.every((q) => have.some((t) => t.startsWith(q)));
+          },
+    );
   }
   if (query.has_open_task !== undefined) preds.push((l) => ownerOpenTasks(store, l, owner).length > 0 === query.has_open_task);
   if (query.task_due_before !== undefined) {
@@ -163,13 +170,34 @@ function ownerView(ctx: Ctx, lead: LeadRec) {
 function bookedMeeting(ctx: Ctx, lead: LeadRec, at: string): MeetingRec {
   const name = [lead.first_name, lead.last_name].filter(Boolean).join(' ') || null;
   return {
-    id: `mtg_${randomBytes(9).toString('hex')}`, workspace: lead.workspace, lead_id: lead.id, event_type_id: null, source: 'mark_booked',
-    booked_at: at, booked_by_id: ctx.caller.owner.id, host_id: ctx.caller.owner.id, starts_at: null, ends_at: null,
-    timezone: ctx.caller.owner.timezone, invitee: { name, email: lead.email, phone: null },
-    email: lead.email, name, company_name: lead.company_name, domain: lead.email.split('@')[1] ?? null,
-    guests: [], custom_fields: {}, utm_params: {}, channel: 'Cold Email', confirmation_status: 'confirmed',
-    location: { type: null, phone: null }, outcome: null, outcome_at: null, outcome_by_id: null, locked: false,
-    created_at: at, internal_notes: null,
+    id: `mtg_${randomBytes(9).toString('hex')}`,
+    workspace: lead.workspace,
+    lead_id: lead.id,
+    event_type_id: null,
+    source: 'mark_booked',
+    booked_at: at,
+    booked_by_id: ctx.caller.owner.id,
+    host_id: ctx.caller.owner.id,
+    starts_at: null,
+    ends_at: null,
+    timezone: ctx.caller.owner.timezone,
+    invitee: { name, email: lead.email, phone: null },
+    email: lead.email,
+    name,
+    company_name: lead.company_name,
+    domain: lead.email.split('@')[1] ?? null,
+    guests: [],
+    custom_fields: {},
+    utm_params: {},
+    channel: 'Cold Email',
+    confirmation_status: 'confirmed',
+    location: { type: null, phone: null },
+    outcome: null,
+    outcome_at: null,
+    outcome_by_id: null,
+    locked: false,
+    created_at: at,
+    internal_notes: null,
   };
 }
 
@@ -182,8 +210,12 @@ export const leadsHandlers: Handlers = {
     const expand = (ctx.query.expand as string[] | undefined) ?? [];
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'list_leads', scope: ws.id, req: ctx.page(),
-        items: candidates(ctx), keyOf: SORT.lead,
+        cursors: ctx.cursors,
+        endpoint: 'list_leads',
+        scope: ws.id,
+        req: ctx.page(),
+        items: candidates(ctx),
+        keyOf: SORT.lead,
         filter: preds.length ? (l) => preds.every((p) => p(l)) : undefined,
         view: (l) => leadView(ctx.store, l, owner, { expand }),
       }),
@@ -201,8 +233,13 @@ export const leadsHandlers: Handlers = {
     const items = [...ctx.store.repliesByLead.get(lead.id)].sort((a, b) => compareKeys(SORT.reply(a), SORT.reply(b)));
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'list_replies', scope: `${lead.workspace}/${lead.id}`, req: ctx.page(),
-        items, keyOf: SORT.reply, view: replyView,
+        cursors: ctx.cursors,
+        endpoint: 'list_replies',
+        scope: `${lead.workspace}/${lead.id}`,
+        req: ctx.page(),
+        items,
+        keyOf: SORT.reply,
+        view: replyView,
       }),
     };
   },
@@ -234,8 +271,14 @@ export const leadsHandlers: Handlers = {
     const ws = wsOf(ctx);
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'list_lead_tags', scope: ws.id, req: ctx.page(), defaultOrder: 'asc',
-        items: ctx.store.leadTags.sorted(ws.id, 'ordered', SORT.ordered), keyOf: SORT.ordered, view: leadTagView,
+        cursors: ctx.cursors,
+        endpoint: 'list_lead_tags',
+        scope: ws.id,
+        req: ctx.page(),
+        defaultOrder: 'asc',
+        items: ctx.store.leadTags.sorted(ws.id, 'ordered', SORT.ordered),
+        keyOf: SORT.ordered,
+        view: leadTagView,
       }),
     };
   },
@@ -278,8 +321,12 @@ export const leadsHandlers: Handlers = {
     }
     return {
       body: {
-        object: 'lead_priority_update', workspace: ws.id, priority: body.priority, lead_ids: ids,
-        matched_count: ids.length, updated_count: changed.length,
+        object: 'lead_priority_update',
+        workspace: ws.id,
+        priority: body.priority,
+        lead_ids: ids,
+        matched_count: ids.length,
+        updated_count: changed.length,
         effects: effects({ lead_priorities_changed: changed, lead_priority_set: changed.length > 0 }),
       },
     };
@@ -312,7 +359,9 @@ export const leadsHandlers: Handlers = {
     const replies = ctx.store.repliesByLead.get(lead.id).map((r) => r.id);
     return {
       body: {
-        object: 'lead', id: lead.id, unread: isUnread(lead, ctx.caller.owner.id),
+        object: 'lead',
+        id: lead.id,
+        unread: isUnread(lead, ctx.caller.owner.id),
         effects: effects({ read_receipts_written: 1, workspace_read_at: stamp, replies_updated: replies }),
       },
     };
@@ -324,7 +373,9 @@ export const leadsHandlers: Handlers = {
     const replies = ctx.store.repliesByLead.get(lead.id).map((r) => r.id);
     return {
       body: {
-        object: 'lead', id: lead.id, unread: isUnread(lead, ctx.caller.owner.id),
+        object: 'lead',
+        id: lead.id,
+        unread: isUnread(lead, ctx.caller.owner.id),
         effects: effects({ read_receipts_cleared: had ? 1 : 0, replies_updated: replies }),
       },
     };

@@ -47,8 +47,13 @@ export const meetingsHandlers: Handlers = {
       starts(m.starts_at);
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'list_meetings', scope: ws.id, req: ctx.page(),
-        items: ctx.store.meetings.sorted(ws.id, 'meeting', SORT.meeting), keyOf: SORT.meeting, filter,
+        cursors: ctx.cursors,
+        endpoint: 'list_meetings',
+        scope: ws.id,
+        req: ctx.page(),
+        items: ctx.store.meetings.sorted(ws.id, 'meeting', SORT.meeting),
+        keyOf: SORT.meeting,
+        filter,
         view: (m) => meetingView(m),
       }),
     };

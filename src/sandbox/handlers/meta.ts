@@ -15,8 +15,15 @@ function reachable(ctx: Ctx): WorkspaceRec[] {
 
 function workspaceView(ctx: Ctx, w: WorkspaceRec, include: readonly string[] = []) {
   const out: Record<string, unknown> = {
-    object: 'workspace', id: w.id, name: w.name, domain: w.domain, logo_url: w.logo_url, active: w.active,
-    features: { ...w.features }, granted_scopes: [...ctx.caller.scopes], synced_at: w.synced_at,
+    object: 'workspace',
+    id: w.id,
+    name: w.name,
+    domain: w.domain,
+    logo_url: w.logo_url,
+    active: w.active,
+    features: { ...w.features },
+    granted_scopes: [...ctx.caller.scopes],
+    synced_at: w.synced_at,
   };
   if (include.includes('counts')) out.counts = counts(ctx.store, w.id);
   if (include.includes('sdr_notes')) out.sdr_notes = w.sdr_notes;
@@ -47,17 +54,36 @@ function capabilities() {
       "assets have no 'global' visibility; sending it gives 422 unprocessable",
     ],
     limits: {
-      page_size_default: LIMITS.page_default, page_size_max: LIMITS.page_max, expansions_max: MAX_EXPANSIONS,
-      q_max_length: LIMITS.q_max, lead_tag_filter_max: LIMITS.lead_tag_filter_max, priority_ids_max: LIMITS.priority_ids_max,
-      insights_window_days: LIMITS.insights_window_days, daily_window_days: LIMITS.daily_window_days,
-      slots_window_days: LIMITS.slots_window_days, messages_max: LIMITS.messages_max,
-      sibling_threads_max: LIMITS.sibling_threads_max, campaign_roster_cache_seconds: LIMITS.campaign_roster_cache_seconds,
-      rate_limits: { read_per_minute: RATE_LIMITS.read, write_per_minute: RATE_LIMITS.write, upstream_per_minute: RATE_LIMITS.upstream, thread_per_minute: RATE_LIMITS.thread, max_concurrent: RATE_LIMITS.max_concurrent },
+      page_size_default: LIMITS.page_default,
+      page_size_max: LIMITS.page_max,
+      expansions_max: MAX_EXPANSIONS,
+      q_max_length: LIMITS.q_max,
+      lead_tag_filter_max: LIMITS.lead_tag_filter_max,
+      priority_ids_max: LIMITS.priority_ids_max,
+      insights_window_days: LIMITS.insights_window_days,
+      daily_window_days: LIMITS.daily_window_days,
+      slots_window_days: LIMITS.slots_window_days,
+      messages_max: LIMITS.messages_max,
+      sibling_threads_max: LIMITS.sibling_threads_max,
+      campaign_roster_cache_seconds: LIMITS.campaign_roster_cache_seconds,
+      rate_limits: {
+        read_per_minute: RATE_LIMITS.read,
+        write_per_minute: RATE_LIMITS.write,
+        upstream_per_minute: RATE_LIMITS.upstream,
+        thread_per_minute: RATE_LIMITS.thread,
+        max_concurrent: RATE_LIMITS.max_concurrent,
+      },
     },
     filters,
     expansions: { lead_list: [...LEAD_LIST_EXPANSIONS], lead_detail: [...LEAD_DETAIL_EXPANSIONS], max_per_request: MAX_EXPANSIONS },
     ids: { owner_id_parts: 1, member_id_parts: 2, lead_tag_id_parts: 2 },
-    lead_tags: { filter_match: 'any', filter_item_limit: LIMITS.lead_tag_filter_max, roster_order: 'workspace', assigned_order: 'applied', replace_semantics: 'whole_set' },
+    lead_tags: {
+      filter_match: 'any',
+      filter_item_limit: LIMITS.lead_tag_filter_max,
+      roster_order: 'workspace',
+      assigned_order: 'applied',
+      replace_semantics: 'whole_set',
+    },
     lead_priorities: { owner_scoped: true, max_leads_per_request: LIMITS.priority_ids_max },
     lead_statuses: { values: [...ENUMS.lead_status], input_aliases: { dnc: 'unsubscribed' }, filter_extra: ['booked', 'disqualified'] },
     mobile_sessions: { ttl_days: 30, max_active_per_user: 1, token_prefix: 'rims_' },
@@ -87,14 +113,20 @@ export const metaHandlers: Handlers = {
         api_version: 'v1',
         key: { id: k.id, name: k.name, all_workspaces: k.all_workspaces },
         owner: {
-          id: caller.owner.id, email: caller.owner.email, role: caller.owner.role, name: caller.owner.name,
-          timezone: caller.owner.timezone, active: caller.owner.active,
+          id: caller.owner.id,
+          email: caller.owner.email,
+          role: caller.owner.role,
+          name: caller.owner.name,
+          timezone: caller.owner.timezone,
+          active: caller.owner.active,
         },
         scopes: [...caller.scopes],
         granted_scopes: [...caller.scopes],
         scopes_withheld: caller.withheld,
         workspaces: reachable(ctx).map((w) => ({
-          object: 'workspace', id: w.id, name: w.name,
+          object: 'workspace',
+          id: w.id,
+          name: w.name,
           member_id: store.memberOfUser(w.id, caller.owner.id)?.member_id ?? `${caller.owner.id}_${w.id.replace(/[^a-z0-9]/g, '')}`,
           slug: w.id,
         })),
@@ -120,7 +152,11 @@ export const metaHandlers: Handlers = {
     const view = (m: (typeof members)[number]) => memberView(ctx.store, m);
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'list_members', scope: ws.id, req: ctx.page(), defaultOrder: 'asc',
+        cursors: ctx.cursors,
+        endpoint: 'list_members',
+        scope: ws.id,
+        req: ctx.page(),
+        defaultOrder: 'asc',
         items: [...members].sort((a, b) => (a.member_id < b.member_id ? -1 : 1)),
         keyOf: (m) => [m.member_id],
         filter: (m) => {
@@ -137,13 +173,22 @@ export const metaHandlers: Handlers = {
     for (const s of store.mobileSessions.values()) {
       if (s.user_id === caller.owner.id && !s.revoked_at) s.revoked_at = iso(now);
     }
-    const token = `rims_${randomBytes(30).toString('base64url').replace(/[^A-Za-z0-9]/g, '0').slice(0, 40)}`;
+    const token = `rims_${randomBytes(30)
+      .toString('base64url')
+      .replace(/[^A-Za-z0-9]/g, '0')
+      .slice(0, 40)}`;
     const id = `mss_${randomBytes(8).toString('hex')}`;
     const workspaces = [...store.workspaces.values()].filter((w) => caller.reaches(w)).map((w) => w.id);
     const rec = {
-      id, token_hash: hashSecret(token), user_id: caller.owner.id, key_id: caller.key.id,
-      device_name: (ctx.body as { device_name?: string }).device_name ?? null, workspaces,
-      created_at: iso(now), expires_at: iso(now.getTime() + SESSION_TTL_MS), revoked_at: null,
+      id,
+      token_hash: hashSecret(token),
+      user_id: caller.owner.id,
+      key_id: caller.key.id,
+      device_name: (ctx.body as { device_name?: string }).device_name ?? null,
+      workspaces,
+      created_at: iso(now),
+      expires_at: iso(now.getTime() + SESSION_TTL_MS),
+      revoked_at: null,
     };
     store.mobileSessions.set(id, rec);
     const { token_hash: _h, key_id: _k, ...shown } = rec;

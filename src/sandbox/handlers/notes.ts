@@ -50,8 +50,14 @@ export const notesHandlers: Handlers = {
     const lead = leadIn(ctx, b.lead_id, 'lead_id');
     const now = iso(ctx.now());
     const n = ctx.store.addNote({
-      id: `note_${randomBytes(9).toString('hex')}`, workspace: ws.id, lead_id: lead.id, reply_id: newestReplyId(ctx, lead),
-      body: b.body, author_id: ctx.caller.owner.id, created_at: now, updated_at: now,
+      id: `note_${randomBytes(9).toString('hex')}`,
+      workspace: ws.id,
+      lead_id: lead.id,
+      reply_id: newestReplyId(ctx, lead),
+      body: b.body,
+      author_id: ctx.caller.owner.id,
+      created_at: now,
+      updated_at: now,
     });
     return { status: 201, body: { ...noteView(n), effects: { note_created: true, provider_writes: [] } } };
   },

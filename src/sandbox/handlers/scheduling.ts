@@ -7,7 +7,6 @@ import { SORT } from '../store/store.js';
 import type { EventTypeRec } from '../store/types.js';
 import { activeHosts, eventTypeView, freeSlots } from '../views/scheduling.js';
 
-
 function eventTypeIn(ctx: Ctx): EventTypeRec {
   const et = ctx.store.eventTypes.get(ctx.path.event_type_id ?? '');
   if (!et || et.workspace !== wsOf(ctx).id) notFound('event type', 'event_type_id');
@@ -29,8 +28,12 @@ export const schedulingHandlers: Handlers = {
     const { active, public: isPublic } = ctx.query as { active?: boolean; public?: boolean };
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'list_event_types', scope: ws.id, req: ctx.page(),
-        items: ctx.store.eventTypes.sorted(ws.id, 'ordered', SORT.ordered), keyOf: SORT.ordered,
+        cursors: ctx.cursors,
+        endpoint: 'list_event_types',
+        scope: ws.id,
+        req: ctx.page(),
+        items: ctx.store.eventTypes.sorted(ws.id, 'ordered', SORT.ordered),
+        keyOf: SORT.ordered,
         filter: (et) => (active === undefined || et.active === active) && (isPublic === undefined || et.public === isPublic),
         view: (et) => eventTypeView(et),
       }),
@@ -54,7 +57,9 @@ export const schedulingHandlers: Handlers = {
     const start = Math.max(from, earliest);
     const end = Math.min(to, latest);
     const base = {
-      object: 'availability' as const, event_type_id: et.id, duration_minutes: et.duration_minutes,
+      object: 'availability' as const,
+      event_type_id: et.id,
+      duration_minutes: et.duration_minutes,
       timezone: q.timezone ?? et.availability.timezone,
     };
     const blocked = blockedReason(ctx, et);

@@ -73,8 +73,14 @@ export const tasksHandlers: Handlers = {
       : ctx.store.tasks.sorted(ws.id, 'task', SORT.task);
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'list_tasks', scope: ws.id, req: ctx.page(),
-        items, keyOf: SORT.task, filter, view: taskView,
+        cursors: ctx.cursors,
+        endpoint: 'list_tasks',
+        scope: ws.id,
+        req: ctx.page(),
+        items,
+        keyOf: SORT.task,
+        filter,
+        view: taskView,
       }),
     };
   },
@@ -90,9 +96,22 @@ export const tasksHandlers: Handlers = {
     checkDue(due_date, due_time);
     const now = iso(ctx.now());
     const t = ctx.store.addTask({
-      id: `tsk_${randomBytes(9).toString('hex')}`, workspace: ws.id, lead_id: lead.id, reply_id: newestReplyId(ctx, lead),
-      title: null, notes: b.notes ?? null, task_type: null, due_date, due_time, status: 'open',
-      creator_id: owner, assignee_id: b.assignee_id ?? owner, completed_at: null, created_at: now, sequence: null, deleted_at: null,
+      id: `tsk_${randomBytes(9).toString('hex')}`,
+      workspace: ws.id,
+      lead_id: lead.id,
+      reply_id: newestReplyId(ctx, lead),
+      title: null,
+      notes: b.notes ?? null,
+      task_type: null,
+      due_date,
+      due_time,
+      status: 'open',
+      creator_id: owner,
+      assignee_id: b.assignee_id ?? owner,
+      completed_at: null,
+      created_at: now,
+      sequence: null,
+      deleted_at: null,
     });
     return written(t, { task_created: true }, 201);
   },

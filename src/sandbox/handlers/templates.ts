@@ -34,8 +34,12 @@ export const templatesHandlers: Handlers = {
     if (folder_id !== undefined && ctx.store.templateFolders.get(folder_id)?.workspace !== ws.id) notFound('template folder', 'folder_id');
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'list_templates', scope: ws.id, req: ctx.page(),
-        items: templatesFor(ctx), keyOf: SORT.ordered,
+        cursors: ctx.cursors,
+        endpoint: 'list_templates',
+        scope: ws.id,
+        req: ctx.page(),
+        items: templatesFor(ctx),
+        keyOf: SORT.ordered,
         filter: (t) => (folder_id === undefined || t.folder_id === folder_id) && (visibility === undefined || t.visibility === visibility),
         view: templateView,
       }),
@@ -52,8 +56,14 @@ export const templatesHandlers: Handlers = {
       fail('unprocessable', 'resolve_ai_variables=true is refused in v1: fill the AI variables yourself through overrides.', { param: 'resolve_ai_variables' });
     }
     const r = renderTemplate({
-      store: ctx.store, template, lead, ws, owner: ctx.caller.owner, now: ctx.now(),
-      overrides: body.overrides ?? {}, canSee: visibleTo(ctx.caller.owner.id),
+      store: ctx.store,
+      template,
+      lead,
+      ws,
+      owner: ctx.caller.owner,
+      now: ctx.now(),
+      overrides: body.overrides ?? {},
+      canSee: visibleTo(ctx.caller.owner.id),
     });
     return {
       body: {
@@ -75,8 +85,12 @@ export const templatesHandlers: Handlers = {
     for (const t of templatesFor(ctx)) if (t.folder_id) counts.set(t.folder_id, (counts.get(t.folder_id) ?? 0) + 1);
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'list_template_folders', scope: ws.id, req: ctx.page(),
-        items: ctx.store.templateFolders.sorted(ws.id, 'ordered', SORT.ordered), keyOf: SORT.ordered,
+        cursors: ctx.cursors,
+        endpoint: 'list_template_folders',
+        scope: ws.id,
+        req: ctx.page(),
+        items: ctx.store.templateFolders.sorted(ws.id, 'ordered', SORT.ordered),
+        keyOf: SORT.ordered,
         view: (f) => folderView(f, counts.get(f.id) ?? 0),
       }),
     };
@@ -87,8 +101,12 @@ export const templatesHandlers: Handlers = {
     const canSee = visibleTo(ctx.caller.owner.id);
     return {
       body: keysetPage({
-        cursors: ctx.cursors, endpoint: 'list_assets', scope: ws.id, req: ctx.page(),
-        items: ctx.store.assets.sorted(ws.id, 'ordered', SORT.ordered), keyOf: SORT.ordered,
+        cursors: ctx.cursors,
+        endpoint: 'list_assets',
+        scope: ws.id,
+        req: ctx.page(),
+        items: ctx.store.assets.sorted(ws.id, 'ordered', SORT.ordered),
+        keyOf: SORT.ordered,
         filter: (a) => canSee(a) && (kind === undefined || a.kind === kind),
         view: assetView,
       }),

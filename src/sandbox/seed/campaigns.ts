@@ -3,11 +3,20 @@ import type { Store } from '../store/store.js';
 import { addDays, day } from './time.js';
 
 const ACME_CAMPAIGNS = [
-  ['Q3 CFO outreach', 'active'], ['Series B founders', 'active'], ['RevOps leaders EU', 'paused'],
-  ['Webinar follow-up', 'completed'], ['Agency partners', 'active'], ['Healthcare IT', 'draft'],
-  ['Re-engage closed-lost', 'active'], ['Legacy import', 'archived_legacy'],
+  ['Q3 CFO outreach', 'active'],
+  ['Series B founders', 'active'],
+  ['RevOps leaders EU', 'paused'],
+  ['Webinar follow-up', 'completed'],
+  ['Agency partners', 'active'],
+  ['Healthcare IT', 'draft'],
+  ['Re-engage closed-lost', 'active'],
+  ['Legacy import', 'archived_legacy'],
 ] as const;
-const GLOBEX_CAMPAIGNS = [['Globex launch', 'active'], ['Globex nurture', 'paused'], ['Globex events', 'completed']] as const;
+const GLOBEX_CAMPAIGNS = [
+  ['Globex launch', 'active'],
+  ['Globex nurture', 'paused'],
+  ['Globex events', 'completed'],
+] as const;
 
 const CAMPAIGN_TAGS: Record<string, string[]> = {
   acme: ['Enterprise', 'Mid-market', 'EU', 'Founders', 'Partners'],
@@ -28,7 +37,10 @@ export function seedCampaigns(store: Store, rng: Rng): void {
       store.campaignTags.add({ id: `ctg_${ws}${i + 1}${rng.token(6)}`, workspace: ws, name });
     });
   }
-  for (const [ws, list] of [['acme', ACME_CAMPAIGNS], ['globex', GLOBEX_CAMPAIGNS]] as const) {
+  for (const [ws, list] of [
+    ['acme', ACME_CAMPAIGNS],
+    ['globex', GLOBEX_CAMPAIGNS],
+  ] as const) {
     const tags = store.campaignTags.inGroup(ws);
     list.forEach(([name, status], i) => {
       const stepCount = rng.int(2, 4);

@@ -44,9 +44,7 @@ export const SPECIAL_EMAILS = {
 export type SpecialKey = keyof typeof SPECIAL_EMAILS;
 
 /** The special lead a seeded email names (acme only), for the conversation generator. */
-const SPECIAL_BY_EMAIL = new Map<string, SpecialKey>(
-  (Object.entries(SPECIAL_EMAILS) as [SpecialKey, string][]).map(([k, e]) => [e, k]),
-);
+const SPECIAL_BY_EMAIL = new Map<string, SpecialKey>((Object.entries(SPECIAL_EMAILS) as [SpecialKey, string][]).map(([k, e]) => [e, k]));
 export function specialOf(lead: { workspace: string; email: string }): SpecialKey | null {
   return lead.workspace === 'acme' ? (SPECIAL_BY_EMAIL.get(lead.email) ?? null) : null;
 }
@@ -76,34 +74,210 @@ interface Special {
 }
 
 const SPECIALS: Special[] = [
-  { key: 'injection', first: 'Mallory', last: 'Moriarty', company: 'Evil Corp', title: 'Procurement Director', status: 'interested', classification: 'INTERESTED', replies: 2 },
-  { key: 'manyThreads', first: 'Tess', last: 'Threadgill', company: 'Sprawl Systems', title: 'Head of IT', status: 'interested', classification: 'INTERESTED', replies: 3 },
-  { key: 'longThread', first: 'Lena', last: 'Longfellow', company: 'Chatty Telecom', title: 'VP Operations', status: 'interested', classification: 'INTERESTED', replies: 3 },
-  { key: 'attachments', first: 'Frida', last: 'Fileson', company: 'Docs Heavy GmbH', title: 'Legal Counsel', status: 'interested', classification: 'INTERESTED', replies: 2 },
+  {
+    key: 'injection',
+    first: 'Mallory',
+    last: 'Moriarty',
+    company: 'Evil Corp',
+    title: 'Procurement Director',
+    status: 'interested',
+    classification: 'INTERESTED',
+    replies: 2,
+  },
+  {
+    key: 'manyThreads',
+    first: 'Tess',
+    last: 'Threadgill',
+    company: 'Sprawl Systems',
+    title: 'Head of IT',
+    status: 'interested',
+    classification: 'INTERESTED',
+    replies: 3,
+  },
+  {
+    key: 'longThread',
+    first: 'Lena',
+    last: 'Longfellow',
+    company: 'Chatty Telecom',
+    title: 'VP Operations',
+    status: 'interested',
+    classification: 'INTERESTED',
+    replies: 3,
+  },
+  {
+    key: 'attachments',
+    first: 'Frida',
+    last: 'Fileson',
+    company: 'Docs Heavy GmbH',
+    title: 'Legal Counsel',
+    status: 'interested',
+    classification: 'INTERESTED',
+    replies: 2,
+  },
   { key: 'legacyStatus', first: 'Lars', last: 'Legacy', company: 'OldCo', title: 'Controller', status: 'legacy_hold', classification: 'BAD_TIMING' },
   { key: 'unknownClassification', first: 'Otto', last: 'Away', company: 'Away Travel', title: 'COO', status: 'automated', classification: 'OUT_OF_OFFICE' },
   { key: 'anonymous', first: null, last: null, company: null, title: null, status: 'untagged', classification: null },
-  { key: 'booked', first: 'Bea', last: 'Booker', company: 'Calendar Co', title: 'CFO', status: 'interested', classification: 'INTERESTED', state: 'booked', outcome: 'showed' },
-  { key: 'disqualified', first: 'Dora', last: 'Nope', company: 'Nope Industries', title: 'IT Director', status: 'not_interested', classification: 'WRONG_PERSON', state: 'disqualified' },
+  {
+    key: 'booked',
+    first: 'Bea',
+    last: 'Booker',
+    company: 'Calendar Co',
+    title: 'CFO',
+    status: 'interested',
+    classification: 'INTERESTED',
+    state: 'booked',
+    outcome: 'showed',
+  },
+  {
+    key: 'disqualified',
+    first: 'Dora',
+    last: 'Nope',
+    company: 'Nope Industries',
+    title: 'IT Director',
+    status: 'not_interested',
+    classification: 'WRONG_PERSON',
+    state: 'disqualified',
+  },
   { key: 'dnc', first: 'Dan', last: 'Stop', company: 'Stopmail', title: 'Founder & CEO', status: 'unsubscribed', classification: 'DNC' },
-  { key: 'sentLast', first: 'Sam', last: 'Sentwell', company: 'Replied Ltd', title: 'Head of Growth', status: 'interested', classification: 'INTERESTED', direction: 'sent' },
-  { key: 'search', first: 'Quinn', last: 'Query', company: 'Searchable', title: 'Data Lead', status: 'interested', classification: 'INTERESTED', subject: 'Re: Zephyr migration timeline' },
-  { key: 'readByAda', first: 'Uma', last: 'Split', company: 'Split Brothers', title: 'VP Sales', status: 'interested', classification: 'INTERESTED', plans: { usr_ada: 'read', usr_ben: 'none' }, starredBy: ['usr_ben'] },
-  { key: 'starredByAda', first: 'Pia', last: 'Split', company: 'Split Brothers', title: 'CFO', status: 'interested', classification: 'INTERESTED', plans: { usr_ada: 'stale', usr_ben: 'read' }, starredBy: ['usr_ada'] },
+  {
+    key: 'sentLast',
+    first: 'Sam',
+    last: 'Sentwell',
+    company: 'Replied Ltd',
+    title: 'Head of Growth',
+    status: 'interested',
+    classification: 'INTERESTED',
+    direction: 'sent',
+  },
+  {
+    key: 'search',
+    first: 'Quinn',
+    last: 'Query',
+    company: 'Searchable',
+    title: 'Data Lead',
+    status: 'interested',
+    classification: 'INTERESTED',
+    subject: 'Re: Zephyr migration timeline',
+  },
+  {
+    key: 'readByAda',
+    first: 'Uma',
+    last: 'Split',
+    company: 'Split Brothers',
+    title: 'VP Sales',
+    status: 'interested',
+    classification: 'INTERESTED',
+    plans: { usr_ada: 'read', usr_ben: 'none' },
+    starredBy: ['usr_ben'],
+  },
+  {
+    key: 'starredByAda',
+    first: 'Pia',
+    last: 'Split',
+    company: 'Split Brothers',
+    title: 'CFO',
+    status: 'interested',
+    classification: 'INTERESTED',
+    plans: { usr_ada: 'stale', usr_ben: 'read' },
+    starredBy: ['usr_ada'],
+  },
 ];
 
-const FIRST = ['Ava', 'Liam', 'Noah', 'Emma', 'Olivia', 'Mateo', 'Sofia', 'Lucas', 'Mia', 'Ethan', 'Aria', 'Kenji', 'Priya', 'Omar', 'Chloe', 'Diego', 'Hana', 'Felix', 'Nora', 'Ivan', 'Leila', 'Tomas', 'Yara', 'Jonas', 'Elif', 'Marcus', 'Ingrid', 'Ravi', 'Sienna', 'Tariq'];
-const LAST = ['Chen', 'Garcia', 'Okafor', 'Schmidt', 'Novak', 'Rossi', 'Tanaka', 'Haddad', 'Kowalski', 'Silva', 'Johansson', 'Murphy', 'Patel', 'Dubois', 'Nguyen', "O'Brien", 'Moreau', 'Costa', 'Larsen', 'Ibrahim', 'Walsh', 'Yamamoto', 'Popescu', 'Andersen', 'Reyes'];
-const COMPANIES: [string, string][] = [
-  ['Northwind Traders', 'northwind.example'], ['Contoso', 'contoso.example'], ['Fabrikam', 'fabrikam.example'],
-  ['Tailspin Toys', 'tailspin.example'], ['Wingtip Logistics', 'wingtip.example'], ['Litware', 'litware.example'],
-  ['Adventure Works', 'adventureworks.example'], ['Proseware', 'proseware.example'], ['Lucerne Publishing', 'lucerne.example'],
-  ['Coho Winery', 'coho.example'], ['Blue Yonder Air', 'blueyonder.example'], ['Margie Travel', 'margie.example'],
-  ['Humongous Insurance', 'humongous.example'], ['Trey Research', 'trey.example'], ['Alpine Ski House', 'alpineski.example'],
-  ['Woodgrove Bank', 'woodgrove.example'], ['Southridge Video', 'southridge.example'], ['Fourth Coffee', 'fourthcoffee.example'],
-  ['VanArsdel', 'vanarsdel.example'], ['Wide World Importers', 'wideworld.example'],
+const FIRST = [
+  'Ava',
+  'Liam',
+  'Noah',
+  'Emma',
+  'Olivia',
+  'Mateo',
+  'Sofia',
+  'Lucas',
+  'Mia',
+  'Ethan',
+  'Aria',
+  'Kenji',
+  'Priya',
+  'Omar',
+  'Chloe',
+  'Diego',
+  'Hana',
+  'Felix',
+  'Nora',
+  'Ivan',
+  'Leila',
+  'Tomas',
+  'Yara',
+  'Jonas',
+  'Elif',
+  'Marcus',
+  'Ingrid',
+  'Ravi',
+  'Sienna',
+  'Tariq',
 ];
-const TITLES = ['VP Sales', 'Head of Revenue Operations', 'CFO', 'Chief Revenue Officer', 'Director of Sales', 'Founder & CEO', 'Marketing Manager', 'Procurement Lead', 'IT Director', 'Head of Growth', 'Controller', 'COO'];
+const LAST = [
+  'Chen',
+  'Garcia',
+  'Okafor',
+  'Schmidt',
+  'Novak',
+  'Rossi',
+  'Tanaka',
+  'Haddad',
+  'Kowalski',
+  'Silva',
+  'Johansson',
+  'Murphy',
+  'Patel',
+  'Dubois',
+  'Nguyen',
+  "O'Brien",
+  'Moreau',
+  'Costa',
+  'Larsen',
+  'Ibrahim',
+  'Walsh',
+  'Yamamoto',
+  'Popescu',
+  'Andersen',
+  'Reyes',
+];
+const COMPANIES: [string, string][] = [
+  ['Northwind Traders', 'northwind.example'],
+  ['Contoso', 'contoso.example'],
+  ['Fabrikam', 'fabrikam.example'],
+  ['Tailspin Toys', 'tailspin.example'],
+  ['Wingtip Logistics', 'wingtip.example'],
+  ['Litware', 'litware.example'],
+  ['Adventure Works', 'adventureworks.example'],
+  ['Proseware', 'proseware.example'],
+  ['Lucerne Publishing', 'lucerne.example'],
+  ['Coho Winery', 'coho.example'],
+  ['Blue Yonder Air', 'blueyonder.example'],
+  ['Margie Travel', 'margie.example'],
+  ['Humongous Insurance', 'humongous.example'],
+  ['Trey Research', 'trey.example'],
+  ['Alpine Ski House', 'alpineski.example'],
+  ['Woodgrove Bank', 'woodgrove.example'],
+  ['Southridge Video', 'southridge.example'],
+  ['Fourth Coffee', 'fourthcoffee.example'],
+  ['VanArsdel', 'vanarsdel.example'],
+  ['Wide World Importers', 'wideworld.example'],
+];
+const TITLES = [
+  'VP Sales',
+  'Head of Revenue Operations',
+  'CFO',
+  'Chief Revenue Officer',
+  'Director of Sales',
+  'Founder & CEO',
+  'Marketing Manager',
+  'Procurement Lead',
+  'IT Director',
+  'Head of Growth',
+  'Controller',
+  'COO',
+];
 const SUBJECTS = [
   (c: string) => `Re: Quick question about ${c}`,
   (c: string) => `Re: Idea for ${c}'s pipeline`,
@@ -115,7 +289,12 @@ const SUBJECTS = [
 
 /** Status, then a classification the categorizer would plausibly give it. */
 const STATUS_WEIGHTS: [string, number][] = [
-  ['interested', 28], ['not_interested', 18], ['automated', 10], ['unsubscribed', 7], ['untagged', 36], ['legacy_hold', 1],
+  ['interested', 28],
+  ['not_interested', 18],
+  ['automated', 10],
+  ['unsubscribed', 7],
+  ['untagged', 36],
+  ['legacy_hold', 1],
 ];
 const CLASSIFICATIONS: Record<string, (string | null)[]> = {
   interested: ['INTERESTED', 'INTERESTED', 'INTERESTED', 'BAD_TIMING'],
@@ -152,7 +331,12 @@ export const INJECTION_TEXT =
 const INJECTION_BODY = ['Thanks for the note, happy to chat.', INJECTION_TEXT, 'Best, Mallory'];
 const SEARCH_BODY = ['We are planning the migration this quarter.', 'Our team meets at base camp Kilimanjaro on Thursdays; can you join?'];
 
-export function replyParagraphs(seed: number, reply: { id: string; classification: string | null }, special: SpecialKey | null, newest: boolean): readonly string[] {
+export function replyParagraphs(
+  seed: number,
+  reply: { id: string; classification: string | null },
+  special: SpecialKey | null,
+  newest: boolean,
+): readonly string[] {
   if (newest && special === 'injection') return INJECTION_BODY;
   if (newest && special === 'search') return SEARCH_BODY;
   const pool = BODIES[reply.classification ?? 'none'] ?? BODIES.none!;
@@ -273,10 +457,18 @@ function makeLead(store: Store, rng: Rng, x: LeadInput): void {
     const newest = i === 0;
     const replyClass = newest ? classification : rng.pick(CLASSIFICATIONS.untagged!);
     const reply: ReplyRec = {
-      id: `rep_${rng.token(14)}`, lead_id: id, workspace: plan.ws, email, subject,
-      body_preview: null, status: newest ? status : rng.chance(0.5) ? 'untagged' : null,
-      classification: replyClass, direction: 'received', received_at: iso(at),
-      campaign_id: newest && recent ? null : (campaign?.id ?? null), campaign_name: newest && recent ? null : (campaign?.name ?? null),
+      id: `rep_${rng.token(14)}`,
+      lead_id: id,
+      workspace: plan.ws,
+      email,
+      subject,
+      body_preview: null,
+      status: newest ? status : rng.chance(0.5) ? 'untagged' : null,
+      classification: replyClass,
+      direction: 'received',
+      received_at: iso(at),
+      campaign_id: newest && recent ? null : (campaign?.id ?? null),
+      campaign_name: newest && recent ? null : (campaign?.name ?? null),
     };
     reply.body_preview = previewOf(replyParagraphs(store.seed, reply, sp?.key ?? null, newest));
     replies.push(reply);
@@ -300,7 +492,13 @@ function makeLead(store: Store, rng: Rng, x: LeadInput): void {
   for (const t of receipts.values()) if (workspaceReadAt === null || t > workspaceReadAt) workspaceReadAt = t;
 
   const rr = rng.next();
-  const respondedMs = sent ? x.lastMs : rr < 0.3 ? capped(lastInboundMs + rng.int(60, 4 * 3600) * 1000) : rr < 0.4 ? lastInboundMs - rng.int(3600, 86_400) * 1000 : null;
+  const respondedMs = sent
+    ? x.lastMs
+    : rr < 0.3
+      ? capped(lastInboundMs + rng.int(60, 4 * 3600) * 1000)
+      : rr < 0.4
+        ? lastInboundMs - rng.int(3600, 86_400) * 1000
+        : null;
 
   const assignments: LeadAssignment[] = [];
   if (x.assignable.length && rng.chance(0.82)) {
@@ -322,17 +520,38 @@ function makeLead(store: Store, rng: Rng, x: LeadInput): void {
   }
 
   store.addLead({
-    id, workspace: plan.ws, email, first_name: first, last_name: last, company_name: company, title, status, classification, state,
-    subject, body_preview: newestReply.body_preview, latest_reply_id: newestReply.id,
-    last_message_at: iso(x.lastMs), last_message_direction: sent ? 'sent' : 'received',
+    id,
+    workspace: plan.ws,
+    email,
+    first_name: first,
+    last_name: last,
+    company_name: company,
+    title,
+    status,
+    classification,
+    state,
+    subject,
+    body_preview: newestReply.body_preview,
+    latest_reply_id: newestReply.id,
+    last_message_at: iso(x.lastMs),
+    last_message_direction: sent ? 'sent' : 'received',
     last_action_at: actionMs === null ? null : iso(actionMs),
-    booked_at: bookedMs === null ? null : iso(bookedMs), disqualified_at: disqMs === null ? null : iso(disqMs),
-    meeting_outcome: outcome, meeting_outcome_at: outcome && bookedMs !== null ? iso(capped(bookedMs + rng.int(1, 7) * 86_400_000)) : null,
-    campaign_id: newestReply.campaign_id, campaign_name: newestReply.campaign_name,
+    booked_at: bookedMs === null ? null : iso(bookedMs),
+    disqualified_at: disqMs === null ? null : iso(disqMs),
+    meeting_outcome: outcome,
+    meeting_outcome_at: outcome && bookedMs !== null ? iso(capped(bookedMs + rng.int(1, 7) * 86_400_000)) : null,
+    campaign_id: newestReply.campaign_id,
+    campaign_name: newestReply.campaign_name,
     indexed_at: iso(capped(x.lastMs + 30_000)),
-    assignments, tag_ids: tagIds, last_inbound_at: iso(lastInboundMs),
+    assignments,
+    tag_ids: tagIds,
+    last_inbound_at: iso(lastInboundMs),
     responded_at: respondedMs === null ? null : iso(respondedMs),
-    receipts, workspace_read_at: workspaceReadAt, priority_by: priorityBy, reengage_approved: null, seed_index: rank,
+    receipts,
+    workspace_read_at: workspaceReadAt,
+    priority_by: priorityBy,
+    reengage_approved: null,
+    seed_index: rank,
   });
   for (let i = replies.length - 1; i >= 0; i--) store.addReply(replies[i]!);
 }

@@ -19,7 +19,10 @@ function peopleOf(store: Store, ws: string): People {
   const members = store.membersOf(ws);
   const active = (u: string) => store.users.get(u)?.active === true;
   return {
-    assignable: members.filter((m) => m.assignable && active(m.user_id)).map((m) => m.user_id).sort(),
+    assignable: members
+      .filter((m) => m.assignable && active(m.user_id))
+      .map((m) => m.user_id)
+      .sort(),
     all: members.map((m) => m.user_id).sort(),
     userOf: new Map(members.map((m) => [m.member_id, m.user_id])),
   };
@@ -53,8 +56,19 @@ function sequenceSteps(store: Store, ws: string): SeqStep[] {
     });
   }
   if (steps.length) return steps;
-  const fallback = [['email', 'Send the case study'], ['call', 'Call to follow up'], ['linkedin', 'Connect on LinkedIn'], ['custom', 'Check the website for news']];
-  return fallback.map(([type, title], i) => ({ id: `seq_${ws.replace(/[^a-z0-9]/g, '')}followup`, name: 'Follow-up after reply', step_index: i, type: type!, title: title! }));
+  const fallback = [
+    ['email', 'Send the case study'],
+    ['call', 'Call to follow up'],
+    ['linkedin', 'Connect on LinkedIn'],
+    ['custom', 'Check the website for news'],
+  ];
+  return fallback.map(([type, title], i) => ({
+    id: `seq_${ws.replace(/[^a-z0-9]/g, '')}followup`,
+    name: 'Follow-up after reply',
+    step_index: i,
+    type: type!,
+    title: title!,
+  }));
 }
 
 type Kind = 'open' | 'open_timed' | 'open_undated' | 'sequence' | 'completed' | 'sequence_done' | 'deleted' | 'deleted_done';
@@ -81,14 +95,19 @@ function makeTask(store: Store, rng: Rng, lead: LeadRec, people: People, steps: 
   const done = kind === 'completed' || kind === 'sequence_done' || kind === 'deleted_done';
   const step = fromSequence ? rng.pick(steps) : null;
   const due_date = kind === 'open_undated' ? null : addDays(anchorDay, done ? -rng.int(1, 20) : rng.int(-7, 21));
-  const due_time = kind === 'open_timed' || (due_date !== null && rng.chance(0.3)) ? `${String(rng.int(8, 17)).padStart(2, '0')}:${rng.pick(['00', '15', '30', '45'])}` : null;
+  const due_time =
+    kind === 'open_timed' || (due_date !== null && rng.chance(0.3)) ? `${String(rng.int(8, 17)).padStart(2, '0')}:${rng.pick(['00', '15', '30', '45'])}` : null;
   const created = daysBefore(anchor, rng.int(2, 40) + rng.next());
   return {
-    id: `tsk_${rng.token(14)}`, workspace: lead.workspace, lead_id: lead.id, reply_id: replyOf(store, lead, rng),
+    id: `tsk_${rng.token(14)}`,
+    workspace: lead.workspace,
+    lead_id: lead.id,
+    reply_id: replyOf(store, lead, rng),
     title: step ? step.title : null,
     notes: step ? null : rng.pick(MANUAL_NOTES),
     task_type: step ? step.type : rng.pick(MANUAL_TYPES),
-    due_date, due_time,
+    due_date,
+    due_time,
     status: done ? 'completed' : 'open',
     creator_id: step ? null : rng.pick(people.all),
     assignee_id: forceAssignee ?? ownerOf(lead, people, rng),
@@ -134,13 +153,18 @@ function seedNotes(store: Store, rng: Rng, ws: string, leads: readonly LeadRec[]
     const count = rng.int(1, 3);
     const base = lead.last_message_at ? Math.min(Date.parse(lead.last_message_at), anchor) : anchor - 5 * DAY_MS;
     for (let n = 0; n < count; n++) {
-      const created = base + rng.int(10, 600 * 24) * 60_000 * (n + 1) / 10;
+      const created = base + (rng.int(10, 600 * 24) * 60_000 * (n + 1)) / 10;
       const at = Math.min(created, anchor - 60_000);
       const edited = rng.chance(0.2) ? Math.min(at + rng.int(5, 300) * 60_000, anchor) : at;
       store.addNote({
-        id: `note_${rng.token(14)}`, workspace: ws, lead_id: lead.id, reply_id: replyOf(store, lead, rng),
-        body: rng.pick(NOTE_BODIES), author_id: rng.chance(0.03) ? null : rng.pick(people.all),
-        created_at: iso(at), updated_at: iso(edited),
+        id: `note_${rng.token(14)}`,
+        workspace: ws,
+        lead_id: lead.id,
+        reply_id: replyOf(store, lead, rng),
+        body: rng.pick(NOTE_BODIES),
+        author_id: rng.chance(0.03) ? null : rng.pick(people.all),
+        created_at: iso(at),
+        updated_at: iso(edited),
       });
     }
   }
@@ -152,7 +176,11 @@ const CHANNELS = ['Cold Email', 'Cold Email', 'LinkedIn', 'Cold Call', 'Ads', 'R
 const ZONES = ['America/New_York', 'Europe/London', 'Europe/Berlin', 'America/Los_Angeles', 'Asia/Kolkata'];
 const OUTCOMES = ['showed', 'showed', 'no_show', 'no_show_host', 'cancelled', 'rescheduled'];
 const INTERNAL = ['Wants a security review before any pilot.', 'Bring the ROI calculator.', 'Decision maker joins the second half.'];
-const GUESTS = [{ name: 'Sam Ortiz', email: 'sam.ortiz@guest.example' }, { name: null, email: 'ops@guest.example' }, { name: 'Lee Park', email: 'lee@guest.example' }];
+const GUESTS = [
+  { name: 'Sam Ortiz', email: 'sam.ortiz@guest.example' },
+  { name: null, email: 'ops@guest.example' },
+  { name: 'Lee Park', email: 'lee@guest.example' },
+];
 
 interface MeetingPlan {
   lead: LeadRec | null;
@@ -171,15 +199,18 @@ function makeMeeting(store: Store, rng: Rng, ws: string, plan: MeetingPlan, peop
   const lead = plan.lead;
   const et = plan.source === 'calendar' && types.length ? rng.pick(types) : null;
   const host = et
-    ? people.userOf.get(rng.pick(et.hosts.filter((h) => h.active)).member_id) ?? null
-    : lead ? ownerOf(lead, people, rng) : rng.pick(people.assignable);
+    ? (people.userOf.get(rng.pick(et.hosts.filter((h) => h.active)).member_id) ?? null)
+    : lead
+      ? ownerOf(lead, people, rng)
+      : rng.pick(people.assignable);
   const startDay = plan.past ? -rng.int(1, 20) : rng.int(1, 12);
   const halfHour = 1_800_000;
   const outcomeKnown = plan.past && lead?.meeting_outcome_at ? Date.parse(lead.meeting_outcome_at) : null;
   // A meeting whose outcome the lead already carries happened before that outcome was set.
-  const starts = outcomeKnown !== null
-    ? Math.floor((outcomeKnown - rng.int(2, 96) * halfHour) / halfHour) * halfHour
-    : Math.floor(anchor / DAY_MS) * DAY_MS + startDay * DAY_MS + rng.int(13, 19) * 3_600_000 + rng.pick([0, halfHour]);
+  const starts =
+    outcomeKnown !== null
+      ? Math.floor((outcomeKnown - rng.int(2, 96) * halfHour) / halfHour) * halfHour
+      : Math.floor(anchor / DAY_MS) * DAY_MS + startDay * DAY_MS + rng.int(13, 19) * 3_600_000 + rng.pick([0, halfHour]);
   const booked = lead?.booked_at && Date.parse(lead.booked_at) < starts ? Date.parse(lead.booked_at) : starts - rng.int(1, 9) * DAY_MS;
   const ends = starts + (et?.duration_minutes ?? 30) * 60_000;
   const name = lead ? [lead.first_name, lead.last_name].filter(Boolean).join(' ') || null : rng.pick(['Jordan Blake', 'Priya Nair']);
@@ -195,18 +226,33 @@ function makeMeeting(store: Store, rng: Rng, ws: string, plan: MeetingPlan, peop
   if (et) et.busy.push({ start: iso(starts), end: iso(ends) });
   const outcomeAt = plan.outcome ? (lead?.meeting_outcome_at ?? iso(Math.min(ends + rng.int(1, 48) * 3_600_000, anchor - 60_000))) : null;
   return {
-    id: `mtg_${rng.token(14)}`, workspace: ws, lead_id: lead?.id ?? null, event_type_id: et?.id ?? null, source: plan.source,
-    booked_at: iso(booked), booked_by_id: plan.source === 'mark_booked' ? host : null, host_id: host,
-    starts_at: iso(starts), ends_at: iso(ends), timezone: rng.pick(ZONES),
+    id: `mtg_${rng.token(14)}`,
+    workspace: ws,
+    lead_id: lead?.id ?? null,
+    event_type_id: et?.id ?? null,
+    source: plan.source,
+    booked_at: iso(booked),
+    booked_by_id: plan.source === 'mark_booked' ? host : null,
+    host_id: host,
+    starts_at: iso(starts),
+    ends_at: iso(ends),
+    timezone: rng.pick(ZONES),
     invitee: { name, email, phone: rng.chance(0.3) ? `+1 555 01${rng.int(10, 99)}` : null },
-    email, name, company_name: lead?.company_name ?? null, domain: email.split('@')[1] ?? null,
+    email,
+    name,
+    company_name: lead?.company_name ?? null,
+    domain: email.split('@')[1] ?? null,
     guests: rng.chance(0.3) ? [rng.pick(GUESTS)] : rng.chance(0.1) ? GUESTS.slice(0, 2).map((g) => ({ ...g })) : [],
     custom_fields: custom,
-    utm_params: plan.source === 'calendar' ? { utm_source: 'cold_email', utm_medium: 'email', utm_campaign: (lead?.campaign_name ?? 'direct').toLowerCase().replace(/\W+/g, '-') } : {},
+    utm_params:
+      plan.source === 'calendar'
+        ? { utm_source: 'cold_email', utm_medium: 'email', utm_campaign: (lead?.campaign_name ?? 'direct').toLowerCase().replace(/\W+/g, '-') }
+        : {},
     channel: plan.source === 'calendar' ? rng.pick(CHANNELS) : 'Cold Email',
     confirmation_status: et?.requires_confirmation && !plan.past ? 'pending' : rng.chance(0.08) ? 'declined' : 'confirmed',
     location: et ? { type: et.location.type, phone: et.location.phone } : { type: 'google_meet', phone: null },
-    outcome: plan.outcome, outcome_at: outcomeAt,
+    outcome: plan.outcome,
+    outcome_at: outcomeAt,
     outcome_by_id: plan.outcome && plan.locked ? (host ?? rng.pick(people.assignable)) : null,
     locked: plan.locked,
     created_at: iso(booked),

@@ -1,8 +1,25 @@
 import type { SortKey } from '../paging.js';
 import { Collection, MultiIndex } from './collection.js';
 import type {
-  ApiKeyRec, AssetRec, CampaignRec, CampaignTagRec, EventTypeRec, LeadRec, LeadTagRec, MeetingRec, MembershipRec,
-  MessageRec, MobileSessionRec, NoteRec, ReplyRec, SequenceRec, TaskRec, TemplateFolderRec, TemplateRec, UserRec, WorkspaceRec,
+  ApiKeyRec,
+  AssetRec,
+  CampaignRec,
+  CampaignTagRec,
+  EventTypeRec,
+  LeadRec,
+  LeadTagRec,
+  MeetingRec,
+  MembershipRec,
+  MessageRec,
+  MobileSessionRec,
+  NoteRec,
+  ReplyRec,
+  SequenceRec,
+  TaskRec,
+  TemplateFolderRec,
+  TemplateRec,
+  UserRec,
+  WorkspaceRec,
 } from './types.js';
 
 /** The workspace-scoped two-part member id of a user (authentication rule 8). */
@@ -26,7 +43,10 @@ export const SORT = {
 /** Everything the sandbox knows. One instance per running sandbox. */
 export class Store {
   /** The moment the seeded data is placed around (--now). Writes stamp real time. */
-  constructor(readonly anchor: Date, readonly seed: number) {}
+  constructor(
+    readonly anchor: Date,
+    readonly seed: number,
+  ) {}
 
   readonly users = new Map<string, UserRec>();
   readonly workspaces = new Map<string, WorkspaceRec>();

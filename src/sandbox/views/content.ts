@@ -1,8 +1,6 @@
 import { tokensOf } from '../render.js';
 import type { Store } from '../store/store.js';
-import type {
-  AssetRec, CampaignRec, CampaignTagRec, SequenceRec, SequenceStepRec, TemplateFolderRec, TemplateRec,
-} from '../store/types.js';
+import type { AssetRec, CampaignRec, CampaignTagRec, SequenceRec, SequenceStepRec, TemplateFolderRec, TemplateRec } from '../store/types.js';
 
 /** A private record is seen only by its creator (Authentication rule 7, applied alike to templates and sequences). */
 export function visibleTo(userId: string) {
@@ -62,7 +60,13 @@ export function assetView(a: AssetRec) {
 
 /** Weekday names listed Monday first, as the spec's example (mon..sun); bit i is UTC weekday i, 0 = Sunday. */
 const WEEK_FROM_MONDAY: readonly [number, string][] = [
-  [1, 'mon'], [2, 'tue'], [3, 'wed'], [4, 'thu'], [5, 'fri'], [6, 'sat'], [0, 'sun'],
+  [1, 'mon'],
+  [2, 'tue'],
+  [3, 'wed'],
+  [4, 'thu'],
+  [5, 'fri'],
+  [6, 'sat'],
+  [0, 'sun'],
 ];
 export function sendDays(mask: number): string[] {
   return WEEK_FROM_MONDAY.filter(([bit]) => (mask >> bit) & 1).map(([, name]) => name);
@@ -98,9 +102,7 @@ export function sequenceView(s: SequenceRec, expandTemplate?: (id: string | null
     send_days_mask: s.send_days_mask,
     created_by_id: s.created_by_id,
     created_at: s.created_at,
-    steps: [...s.steps]
-      .sort((a, b) => a.order_index - b.order_index)
-      .map((st) => stepView(st, expandTemplate ? expandTemplate(st.template_id) : undefined)),
+    steps: [...s.steps].sort((a, b) => a.order_index - b.order_index).map((st) => stepView(st, expandTemplate ? expandTemplate(st.template_id) : undefined)),
   };
 }
 

@@ -73,7 +73,10 @@ export function sdrNotesOf(store: Store, lead: LeadRec): string | null {
   return store.workspaces.get(lead.workspace)?.sdr_notes ?? null;
 }
 
-const byTime = <T>(key: (t: T) => string | null) => (a: T, b: T) => (key(a) ?? '').localeCompare(key(b) ?? '');
+const byTime =
+  <T>(key: (t: T) => string | null) =>
+  (a: T, b: T) =>
+    (key(a) ?? '').localeCompare(key(b) ?? '');
 
 export interface LeadViewOpts {
   expand?: readonly string[];
@@ -130,18 +133,38 @@ export function leadView(store: Store, lead: LeadRec, ownerId: string, opts: Lea
 
 export function replyView(r: ReplyRec) {
   return {
-    object: 'reply' as const, id: r.id, lead_id: r.lead_id, workspace: r.workspace, email: r.email, subject: r.subject,
-    body_preview: r.body_preview, status: r.status, classification: r.classification, direction: r.direction,
-    received_at: r.received_at, campaign_id: r.campaign_id, campaign_name: r.campaign_name,
+    object: 'reply' as const,
+    id: r.id,
+    lead_id: r.lead_id,
+    workspace: r.workspace,
+    email: r.email,
+    subject: r.subject,
+    body_preview: r.body_preview,
+    status: r.status,
+    classification: r.classification,
+    direction: r.direction,
+    received_at: r.received_at,
+    campaign_id: r.campaign_id,
+    campaign_name: r.campaign_name,
   };
 }
 
 /** message resource; the sibling thread index and attachment bytes stay inside the sandbox. */
 export function messageView(m: MessageRec) {
   return {
-    object: 'message' as const, id: m.id, lead_id: m.lead_id, kind: m.kind, direction: m.direction, reply_id: m.reply_id,
-    subject: m.subject, from_name: m.from_name, from_email: m.from_email, to_email: m.to_email,
-    body_html: m.body_html, body_text: m.body_text, sent_at: m.sent_at,
+    object: 'message' as const,
+    id: m.id,
+    lead_id: m.lead_id,
+    kind: m.kind,
+    direction: m.direction,
+    reply_id: m.reply_id,
+    subject: m.subject,
+    from_name: m.from_name,
+    from_email: m.from_email,
+    to_email: m.to_email,
+    body_html: m.body_html,
+    body_text: m.body_text,
+    sent_at: m.sent_at,
     attachments: m.attachments.map((a) => ({ object: 'attachment' as const, id: a.id, filename: a.filename })),
   };
 }

@@ -6,15 +6,19 @@ const FIELD_KEYS = ['first_name', 'last_name', 'company', 'email', 'phone'] as c
 
 /** Every key present even if a record lacks one: the spec says the map is always concrete. */
 function fieldConfig(c: Partial<EventTypeRec['default_field_config']>) {
-  return Object.fromEntries(
-    FIELD_KEYS.map((k) => [k, { included: c[k]?.included ?? (k !== 'phone'), required: c[k]?.required ?? (k === 'email') }]),
-  );
+  return Object.fromEntries(FIELD_KEYS.map((k) => [k, { included: c[k]?.included ?? k !== 'phone', required: c[k]?.required ?? k === 'email' }]));
 }
 
 export function hostView(h: EventTypeHostRec) {
   return {
-    object: 'event_type_host' as const, id: h.id, event_type_id: h.event_type_id, member_id: h.member_id,
-    weight: h.weight, priority: h.priority, is_host: h.is_host, active: h.active,
+    object: 'event_type_host' as const,
+    id: h.id,
+    event_type_id: h.event_type_id,
+    member_id: h.member_id,
+    weight: h.weight,
+    priority: h.priority,
+    is_host: h.is_host,
+    active: h.active,
   };
 }
 
@@ -49,7 +53,14 @@ export function activeHosts(store: Store, et: EventTypeRec): EventTypeHostRec[] 
 /** Offset of a time zone from UTC at an instant, in milliseconds. */
 function zoneOffset(at: number, timeZone: string): number {
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
   }).formatToParts(new Date(at));
   const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
   return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - (at - (at % 1000));
@@ -77,9 +88,7 @@ export function freeSlots(et: EventTypeRec, from: number, to: number): { object:
   const dur = et.duration_minutes * 60_000;
   const before = et.buffer_before_minutes * 60_000;
   const after = et.buffer_after_minutes * 60_000;
-  const busy = et.busy
-    .map((b) => [Date.parse(b.start), Date.parse(b.end)] as const)
-    .filter(([bs, be]) => be > from - before && bs < to + after);
+  const busy = et.busy.map((b) => [Date.parse(b.start), Date.parse(b.end)] as const).filter(([bs, be]) => be > from - before && bs < to + after);
   const out: { object: 'slot'; start: string; end: string }[] = [];
   const firstDay = Date.UTC(new Date(from).getUTCFullYear(), new Date(from).getUTCMonth(), new Date(from).getUTCDate()) - 86_400_000;
   for (let d = firstDay; d < to + 86_400_000; d += 86_400_000) {

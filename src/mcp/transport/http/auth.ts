@@ -18,13 +18,14 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 export function credentialOf(headers: IncomingHttpHeaders, auth: HttpAuth): Credential {
   const m = BEARER.exec(headers.authorization ?? '');
   if (auth.kind === 'token') {
-    if (!m || !sameSecret(m[1]!, auth.token)) return { ok: false, message: 'Send the server\'s access token as Authorization: Bearer <token>.' };
+    if (!m || !sameSecret(m[1]!, auth.token)) return { ok: false, message: "Send the server's access token as Authorization: Bearer <token>." };
     return { ok: true, apiKey: auth.apiKey, owner: 'token' };
   }
   if (!m) return { ok: false, message: 'Send your Reply Inbox API key as Authorization: Bearer rik_live_….' };
   const key = API_KEY_FORMAT.exec(m[1]!);
   if (!key) return { ok: false, message: 'The bearer is not a Reply Inbox API key: send Authorization: Bearer rik_live_<8-char handle>_<32-char secret>.' };
-  if (key[1] === 'test') return { ok: false, message: 'Test-environment keys (rik_test_…) are refused by the API: send a live key as Authorization: Bearer rik_live_….' };
+  if (key[1] === 'test')
+    return { ok: false, message: 'Test-environment keys (rik_test_…) are refused by the API: send a live key as Authorization: Bearer rik_live_….' };
   return { ok: true, apiKey: m[1]!, owner: createHash('sha256').update(m[1]!).digest('hex') };
 }
 
