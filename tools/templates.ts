@@ -8,7 +8,7 @@ export const templateTools = [
     endpoint: 'list_templates',
     title: 'List reply templates',
     description:
-      'Reply templates (global ones too): name, subject, variables; view=full adds the raw body. Never send a raw body: render it with render_template.',
+      'Reply templates (global ones too): name, subject, AI variables (absent: none); view=full adds the raw body and its variables. Never send a raw body: render it with render_template.',
     extra: VIEW,
     output: listOutput(viewOutput('template')),
     run: (ctx, args) => runProjected(ctx, 'list_templates', args, 'template'),

@@ -56,7 +56,7 @@ beforeAll(async () => {
   ids.eventType = (await callOk(admin, 'list_event_types', { active: true, public: true })).structured.data[0].id;
   const templates = (await callOk(admin, 'list_templates', { limit: 200 })).structured.data;
   ids.template = templates[0].id;
-  const ai = templates.find((t: any) => t.ai_variables.length > 0);
+  const ai = templates.find((t: any) => (t.ai_variables ?? []).length > 0);
   ids.aiTemplate = { id: ai.id, vars: ai.ai_variables.map((v: any) => v.name) };
   ids.folder = (await callOk(admin, 'list_template_folders', {})).structured.data[0].id;
   const frida = (await callOk(admin, 'list_leads', { email: SPECIAL_EMAILS.attachments })).structured.data[0];

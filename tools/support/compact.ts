@@ -101,11 +101,8 @@ export const COMPACT = {
   template: {
     noun: 'template',
     extra: {},
-    project: (t: Row): Row => ({
-      ...facts(t, ['id', 'name', 'visibility', 'folder_id', 'is_html', 'subject']),
-      // Kept even when empty: "no AI variables" is what an agent checks before render_template.
-      ai_variables: t.ai_variables ?? [],
-    }),
+    // As for every kind, an empty value is left out: no ai_variables means none to write before render_template.
+    project: (t: Row): Row => facts(t, ['id', 'name', 'visibility', 'folder_id', 'is_html', 'subject', 'ai_variables']),
   },
 } as const;
 export type CompactKind = keyof typeof COMPACT;
