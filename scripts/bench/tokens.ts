@@ -141,7 +141,9 @@ async function triageSession(
   await step('list_leads', { email: INJECTION_EMAIL }, { query: { email: INJECTION_EMAIL } });
   await step('get_conversation', { lead_id: mallory }, { path: { lead_id: mallory }, query: { limit: 50 } });
   const templates = await step('list_templates', { limit: 50 }, { query: { limit: 50 } });
-  const tpl = (templates.structuredContent as { data: { id: string; ai_variables: { name: string }[] }[] }).data.find((t) => (t.ai_variables ?? []).length > 0)!;
+  const tpl = (templates.structuredContent as { data: { id: string; ai_variables: { name: string }[] }[] }).data.find(
+    (t) => (t.ai_variables ?? []).length > 0,
+  )!;
   const overrides = Object.fromEntries(tpl.ai_variables.map((v) => [v.name, `[${v.name}: written by the agent after reading the thread]`]));
   await step('render_template', { template_id: tpl.id, lead_id: lead, overrides }, { path: { template_id: tpl.id }, body: { lead_id: lead, overrides } });
   await step('set_status', { lead_id: mallory, status: 'not_interested' }, { path: { lead_id: mallory }, body: { status: 'not_interested' } });
