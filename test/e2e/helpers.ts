@@ -10,7 +10,6 @@ import { type Relay, startRelay } from '../helpers/relay.js';
 export { BIN, cleanEnv } from '../helpers/processes.js';
 export { type Relay, startRelay } from '../helpers/relay.js';
 /** The names the e2e tests knew the relay by, kept while branches written against them land. */
-export { type Relay as CountingProxy, startRelay as countingProxy } from '../helpers/relay.js';
 
 export interface McpSession {
   client: Client;
