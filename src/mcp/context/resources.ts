@@ -171,41 +171,50 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
     }),
   );
 
-  mcp.registerResource(
-    'members',
-    new ResourceTemplate(TEMPLATE.members, {
-      list: forDefault('members:read', (ws) => ({ uri: URI.members(ws), name: `members-${ws}`, title: `Members of ${ws}`, mimeType: JSON_TYPE })),
-      complete: workspaceOnly,
-    }),
-    {
-      title: 'Workspace members',
-      description: 'The people of a workspace with their two-part member ids, roles and whether they can be assigned leads, as JSON.',
-      mimeType: JSON_TYPE,
-    },
-    guarded('members resource', async (uri, vars, extra) => {
-      const ws = workspaceOr(access, one(vars.workspace));
-      const list = await readPages(access.api, 'list_members', { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
-      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), budget(), 'list resource'));
-    }),
-  );
-
-  mcp.registerResource(
-    'lead-tags',
-    new ResourceTemplate(TEMPLATE.leadTags, {
-      list: forDefault('leads:read', (ws) => ({ uri: URI.leadTags(ws), name: `lead-tags-${ws}`, title: `Lead tags of ${ws}`, mimeType: JSON_TYPE })),
-      complete: workspaceOnly,
-    }),
-    {
-      title: 'Lead tag roster',
-      description: "The workspace's manual lead tags (ltg_ ids and names) for set_lead_tags and the lead_tag_id filter, as JSON.",
-      mimeType: JSON_TYPE,
-    },
-    guarded('lead tags resource', async (uri, vars, extra) => {
-      const ws = workspaceOr(access, one(vars.workspace));
-      const list = await readPages(access.api, 'list_lead_tags', { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
-      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), budget(), 'list resource'));
-    }),
-  );
+  /** A workspace roster read whole (every page) as JSON: members, lead tags. */
+  const roster = (r: {
+    name: string;
+    template: string;
+    uri: (ws: string) => string;
+    scope: string;
+    endpoint: string;
+    title: string;
+    listTitle: string;
+    description: string;
+  }) =>
+    mcp.registerResource(
+      r.name,
+      new ResourceTemplate(r.template, {
+        list: forDefault(r.scope, (ws) => ({ uri: r.uri(ws), name: `${r.name}-${ws}`, title: `${r.listTitle} ${ws}`, mimeType: JSON_TYPE })),
+        complete: workspaceOnly,
+      }),
+      { title: r.title, description: r.description, mimeType: JSON_TYPE },
+      guarded(`${r.name} resource`, async (uri, vars, extra) => {
+        const ws = workspaceOr(access, one(vars.workspace));
+        const list = await readPages(access.api, r.endpoint, { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
+        return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), budget(), 'list resource'));
+      }),
+    );
+  roster({
+    name: 'members',
+    template: TEMPLATE.members,
+    uri: URI.members,
+    scope: 'members:read',
+    endpoint: 'list_members',
+    title: 'Workspace members',
+    listTitle: 'Members of',
+    description: 'The people of a workspace with their two-part member ids, roles and whether they can be assigned leads, as JSON.',
+  });
+  roster({
+    name: 'lead-tags',
+    template: TEMPLATE.leadTags,
+    uri: URI.leadTags,
+    scope: 'leads:read',
+    endpoint: 'list_lead_tags',
+    title: 'Lead tag roster',
+    listTitle: 'Lead tags of',
+    description: "The workspace's manual lead tags (ltg_ ids and names) for set_lead_tags and the lead_tag_id filter, as JSON.",
+  });
 
   mcp.registerResource(
     'capabilities',
