@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Fence, HIDDEN_MARK, neutralise } from '../../src/mcp/view/fence.js';
+import { Fence, HIDDEN_MARK, PLAIN_TEXT, neutralise } from '../../src/mcp/view/fence.js';
 
 /** An instruction spelled in Unicode tag characters: invisible in most renderers, read by models. */
 const tagged = (s: string) => [...s].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
@@ -46,5 +46,14 @@ describe('Untrusted content: invisible text is removed from fenced text, and a v
 
   it('many selectors smuggled after one emoji are still removed', () => {
     expect(neutralise('😀\uFE0F\u{E0100}\u{E0101}x')).toBe(`😀${HIDDEN_MARK}x`);
+  });
+
+  it('the plain-text shortcut covers only characters the full scan leaves as they are', () => {
+    const plain = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c)).filter((ch) => PLAIN_TEXT.test(ch));
+    expect(plain.length).toBeGreaterThan(500);
+    // A zero-width space after each forces the full scan: the plain character survives it, only the space is marked.
+    for (const ch of plain) expect(neutralise(`${ch}\u200B`)).toBe(`${ch}${HIDDEN_MARK}`);
+    expect(plain).not.toContain('\r');
+    expect(plain).not.toContain('\u00AD');
   });
 });

@@ -41,27 +41,33 @@ export function recordLines(r: Row, fence: Fence, kindOf = ''): { text: string; 
  * table's `#` column: one fence per page instead of one per cell keeps the page small.
  */
 export function pageTable(page: { data: Row[]; has_more?: boolean; next_cursor?: string | null }, fence: Fence, noun: string, kind = ''): string {
-  const kindOf = (r: Row) => (typeof r.object === 'string' ? r.object : kind);
-  const flag = (r: Row, k: string) => r[k] === true;
-  const outside = (r: Row, k: string) => typeof r[k] === 'string' && isOutsideField(k, r[k] as string, kindOf(r));
+  // Each row's outsider fields, found once: the columns, the cells and the fenced lines all ask.
+  const outsideOf = page.data.map((r) => {
+    const k0 = typeof r.object === 'string' ? r.object : kind;
+    return new Set(Object.keys(r).filter((k) => typeof r[k] === 'string' && isOutsideField(k, r[k] as string, k0)));
+  });
   const cols: string[] = [];
+  const seen = new Set<string>();
   const said: string[] = [];
   let flags = false;
-  for (const r of page.data) {
+  page.data.forEach((r, i) => {
     for (const k of Object.keys(r)) {
-      if (flag(r, k)) flags = true;
-      else if (outside(r, k)) {
+      if (r[k] === true) flags = true;
+      else if (outsideOf[i]!.has(k)) {
         if (!said.includes(k)) said.push(k);
-      } else if (k !== 'object' && typeof r[k] !== 'boolean' && !cols.includes(k)) cols.push(k);
+      } else if (k !== 'object' && typeof r[k] !== 'boolean' && !seen.has(k)) {
+        seen.add(k);
+        cols.push(k);
+      }
     }
-  }
+  });
   if (flags) cols.splice(1, 0, 'flags');
   if (said.length) cols.unshift('#');
   const cell = (r: Row, k: string, i: number): string => {
     if (k === '#') return String(i + 1);
     if (k === 'flags')
       return Object.keys(r)
-        .filter((f) => flag(r, f))
+        .filter((f) => r[f] === true)
         .join(', ');
     const v = r[k];
     if (v === null || v === undefined) return '';
@@ -74,8 +80,9 @@ export function pageTable(page: { data: Row[]; has_more?: boolean; next_cursor?:
     ? [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...page.data.map((r, i) => `| ${cols.map((k) => cell(r, k, i)).join(' | ')} |`)]
     : [];
   // Each row's outsider text on one line, so none of it can pass for another row's.
+  const oneLine = (v: string) => (v.includes('\n') ? v.replace(/\s*\n\s*/g, ' ') : v);
   const lines = page.data.flatMap((r, i) => {
-    const parts = said.filter((k) => outside(r, k)).map((k) => `${k}: ${String(r[k]).replace(/\s*\n\s*/g, ' ')}`);
+    const parts = said.filter((k) => outsideOf[i]!.has(k)).map((k) => `${k}: ${oneLine(r[k] as string)}`);
     return parts.length ? [`${i + 1}. ${parts.join(' | ')}`] : [];
   });
   if (!lines.length) return [head, ...table].join('\n');
