@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 import { ALL_TOOLS } from '../../tools/index.js';
 import type { Logger } from 'pino';
-import { ApiError, type CallResult, KeyProbe, type LimiterEvent, type RedisLimitStore, ReplyInboxClient } from '../client/index.js';
+// Not the client index: it also exports the Redis store and the key probe, which stdio does not load.
+import { type CallResult, ReplyInboxClient } from '../client/client.js';
+import { ApiError } from '../client/errors.js';
+import type { LimiterEvent } from '../client/limiter-types.js';
+import type { RedisLimitStore } from '../client/redis-store.js';
 import type { Me } from '../spec/index.js';
 import { createLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
@@ -86,7 +90,7 @@ async function runHttp(p: Parts): Promise<number> {
     }
   }
   // Keys from requests are checked by one shared probe before anything is built for them.
-  const probe = auth.kind === 'bearer' ? new KeyProbe(p.baseUrl, USER_AGENT) : undefined;
+  const probe = auth.kind === 'bearer' ? new (await import('../client/key-probe.js')).KeyProbe(p.baseUrl, USER_AGENT) : undefined;
   // Loaded only in this mode: the HTTP transport (and the SDK's with it) costs start-up time over stdio.
   const { serveHttp } = await import('../mcp/transport/http.js');
   const handle = await serveHttp({

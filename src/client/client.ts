@@ -35,7 +35,6 @@ import { type PageOptions, paginate } from './paginate.js';
 import { type RateInfo, readRateInfo } from './rate-headers.js';
 import type { RedisLimitStore } from './redis-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
-import { SharedLimiter } from './shared-limiter.js';
 import { apiErrorOf, parseJson, tooLargeError } from './key-probe.js';
 import { type CallInput, type Prepared, prepare } from './validate.js';
 
@@ -145,7 +144,7 @@ export class ReplyInboxClient {
       },
     };
     const store = o.sharedLimits;
-    this.limiter = store ? new SharedLimiter({ ...limiterOptions, store, tag: store.tagOf(o.apiKey) }) : new Limiter(limiterOptions);
+    this.limiter = store ? store.limiterFor(o.apiKey, limiterOptions) : new Limiter(limiterOptions);
     this.cache = new ResponseCache(o.cache === false ? {} : { ...DEFAULT_CACHE_TTLS, ...o.cache });
     this.limitsReady = o.discoverLimits === false ? Promise.resolve() : null;
     if (o.me) {

@@ -3,8 +3,10 @@ import { createRequire } from 'node:module';
 import Bottleneck from 'bottleneck';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { LimiterOptions } from './limiter-types.js';
 import { restoreScriptErrors } from './redis-script-errors.js';
 import { quietUnsubscribe } from './redis-unsubscribe.js';
+import { SharedLimiter } from './shared-limiter.js';
 
 export interface RedisLimitStoreOptions {
   /** redis://… or rediss://…; several, comma-separated, are the seed nodes of a Redis Cluster. */
@@ -110,6 +112,11 @@ export class RedisLimitStore {
   onDown(listener: (reason: string) => void): () => void {
     this.downListeners.add(listener);
     return () => this.downListeners.delete(listener);
+  }
+
+  /** A key's limiter over this store; built here so a client without Redis never loads the shared modules. */
+  limiterFor(apiKey: string, o: LimiterOptions): SharedLimiter {
+    return new SharedLimiter({ ...o, store: this, tag: this.tagOf(apiKey) });
   }
 
   /** The key's tag in Redis names: a hash of the key, never the key. */

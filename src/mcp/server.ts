@@ -1,7 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { type LimiterEvent, ValidationError } from '../client/index.js';
+import { ValidationError } from '../client/errors.js';
+import type { LimiterEvent } from '../client/index.js';
 import type { InboxAccess } from './context/access.js';
 import { splitArgs } from './runtime/call.js';
 import type { ApiCaller, ToolContext } from './runtime/tool-context.js';

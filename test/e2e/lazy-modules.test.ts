@@ -55,12 +55,15 @@ const IOREDIS = '/node_modules/ioredis/';
 const HTTP = '/dist/src/mcp/transport/http.js';
 /** The client speaks through Node's own http: no npm HTTP client on any path. */
 const UNDICI = '/node_modules/undici/';
+/** The limiter's Redis side (store, shared limiter and buckets): loaded with --redis only. */
+const SHARED = ['/dist/src/client/redis-store.js', '/dist/src/client/shared-limiter.js', '/dist/src/client/bucket-store-redis.js'];
 
 describe('The binary loads only what its mode uses', () => {
   it('over stdio against an API: no sandbox, no ioredis, no HTTP transport, no undici', async () => {
     const mods = await loaded([], 'stdio');
     expect(has(mods, '/dist/src/mcp/transport/stdio.js')).toBe(true);
     expect([has(mods, SANDBOX), has(mods, IOREDIS), has(mods, HTTP), has(mods, UNDICI)]).toEqual([false, false, false, false]);
+    expect(SHARED.filter((m) => has(mods, m))).toEqual([]);
   });
 
   it('--sandbox loads the sandbox; --redis loads ioredis; --http loads the HTTP transport', async () => {
@@ -71,6 +74,7 @@ describe('The binary loads only what its mode uses', () => {
     ]);
     expect([has(withSandbox, SANDBOX), has(withSandbox, IOREDIS), has(withSandbox, HTTP)]).toEqual([true, false, false]);
     expect([has(withRedis, SANDBOX), has(withRedis, IOREDIS), has(withRedis, HTTP)]).toEqual([false, true, false]);
+    expect(SHARED.filter((m) => has(withRedis, m))).toEqual(SHARED);
     expect([has(withHttp, SANDBOX), has(withHttp, IOREDIS), has(withHttp, HTTP)]).toEqual([false, false, true]);
   });
 });

@@ -1,4 +1,4 @@
-import { ApiError } from '../../client/index.js';
+import { ApiError } from '../../client/errors.js';
 import type { Endpoint } from '../../spec/index.js';
 import type { ToolOutput } from './tool.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CallOptions, CallResult, PageProgress } from '../../client/index.js';
-import { isReplyInboxError } from '../../client/index.js';
+import { isReplyInboxError } from '../../client/errors.js';
 import { paginate } from '../../client/paginate.js';
 import type { Endpoint } from '../../spec/index.js';
 import type { ApiCaller } from './tool-context.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ValidationError } from '../../client/index.js';
+import { ValidationError } from '../../client/errors.js';
 import { isId } from '../../spec/index.js';
 
 /** An argument that takes a one-part user id, published so that a member id passes too; the server maps it. */
