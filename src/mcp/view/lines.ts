@@ -73,7 +73,7 @@ export function pageTable(page: { data: Row[]; has_more?: boolean; next_cursor?:
     if (v === null || v === undefined) return '';
     const plain = Array.isArray(v) && v.every((x) => typeof x !== 'object') ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
     // Most cells hold neither: a scan for the two characters is cheaper than two replacements.
-    return /[|\n]/.test(plain) ? plain.replace(/\|/g, '\\|').replace(/\n/g, ' ') : plain;
+    return plain.includes('|') || plain.includes('\n') ? plain.replace(/\|/g, '\\|').replace(/\n/g, ' ') : plain;
   };
   const n = page.data.length;
   const head = `${n} ${noun}${n === 1 ? '' : 's'}${page.has_more ? `; more: pass cursor "${page.next_cursor}"` : '; no more pages'}.`;
