@@ -53,12 +53,14 @@ const has = (mods: string[], part: string) => mods.some((m) => m.includes(part))
 const SANDBOX = '/dist/src/sandbox/index.js';
 const IOREDIS = '/node_modules/ioredis/';
 const HTTP = '/dist/src/mcp/transport/http.js';
+/** The client speaks through Node's own http: no npm HTTP client on any path. */
+const UNDICI = '/node_modules/undici/';
 
 describe('The binary loads only what its mode uses', () => {
-  it('over stdio against an API: no sandbox, no ioredis, no HTTP transport', async () => {
+  it('over stdio against an API: no sandbox, no ioredis, no HTTP transport, no undici', async () => {
     const mods = await loaded([], 'stdio');
     expect(has(mods, '/dist/src/mcp/transport/stdio.js')).toBe(true);
-    expect([has(mods, SANDBOX), has(mods, IOREDIS), has(mods, HTTP)]).toEqual([false, false, false]);
+    expect([has(mods, SANDBOX), has(mods, IOREDIS), has(mods, HTTP), has(mods, UNDICI)]).toEqual([false, false, false, false]);
   });
 
   it('--sandbox loads the sandbox; --redis loads ioredis; --http loads the HTTP transport', async () => {
