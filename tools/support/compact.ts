@@ -68,11 +68,13 @@ export const COMPACT = {
         .optional()
         .describe(`Compact view: the lead's name (company): and the opening of their latest reply, at most ${PREVIEW_CHARS} characters (outsider text).`),
     },
-    project: (l: Row): Row => ({
+    project: (l: Row): Row => {
       // A due day says there is an open task: the flag would repeat it.
-      ...facts(l, l.next_due_at ? LEAD_FACTS.filter((k) => k !== 'has_open_task') : LEAD_FACTS),
-      ...(latestReply(l) ? { latest_reply: latestReply(l) } : {}),
-    }),
+      const out = facts(l, l.next_due_at ? LEAD_FACTS.filter((k) => k !== 'has_open_task') : LEAD_FACTS);
+      const latest = latestReply(l);
+      if (latest) out.latest_reply = latest;
+      return out;
+    },
   },
   meeting: {
     noun: 'meeting',

@@ -26,6 +26,10 @@ export interface Presented {
 
 export const byteLength = (s: string) => Buffer.byteLength(s, 'utf8');
 const sizeOf = (p: Presented, textOnly = false) => (textOnly ? byteLength(p.text) : Math.max(byteLength(p.text), byteLength(JSON.stringify(p.structured))));
+/** A UTF-16 unit is at most three UTF-8 bytes, so a string that short fits without counting them. */
+const within = (s: string, limit: number) => s.length * 3 <= limit || byteLength(s) <= limit;
+/** Whether both forms (the text alone for a resource) fit in `limit` bytes; the structured form is serialized once. */
+const fitsIn = (p: Presented, limit: number, textOnly = false) => within(p.text, limit) && (textOnly || within(JSON.stringify(p.structured), limit));
 
 /** A result over the budget with no list to cut (or one item over it alone): the call must ask for less. */
 export function resultTooLarge(tool: string, bytes: number, budget: number): ToolError {
@@ -76,13 +80,13 @@ export interface FitOptions {
 export async function fitResult(out: ToolOutput, o: FitOptions): Promise<Presented> {
   const size = (p: Presented) => sizeOf(p, o.textOnly);
   const whole = present(out, out.structured, o.fence, o.own, o.suffix);
-  if (size(whole) <= o.budget) return whole;
+  if (fitsIn(whole, o.budget, o.textOnly)) return whole;
   const key = out.items?.key ?? 'data';
   const list = out.structured[key];
   if (!Array.isArray(list) || list.length === 0) throw resultTooLarge(o.tool, size(whole), o.budget);
   const tail = out.items?.keep === 'tail';
   const cut = (k: number): Row => ({ ...out.structured, [key]: tail ? list.slice(list.length - k) : list.slice(0, k) });
-  const fits = (k: number) => size(present(out, cut(k), o.fence, o.own)) <= o.budget - NOTE_ROOM;
+  const fits = (k: number) => fitsIn(present(out, cut(k), o.fence, o.own), o.budget - NOTE_ROOM, o.textOnly);
   // The largest count that fits: sizes grow with the count, so a binary search finds it.
   let lo = 0;
   let hi = list.length - 1;

@@ -45,11 +45,24 @@ export function neutralise(text: string): string {
     );
 }
 
+/** Random bytes drawn in bulk: one draw per 1,024 fences instead of one per call, each nonce still unpredictable and used once. */
+const NONCE_BYTES = 3;
+let pool = Buffer.alloc(0);
+let taken = 0;
+function nonce(): string {
+  if (taken + NONCE_BYTES > pool.length) {
+    pool = randomBytes(NONCE_BYTES * 1024);
+    taken = 0;
+  }
+  taken += NONCE_BYTES;
+  return pool.toString('hex', taken - NONCE_BYTES, taken);
+}
+
 /** One response's fence: a random tag, so content cannot guess and close it. */
 export class Fence {
   readonly tag: string;
-  constructor(nonce: string = randomBytes(3).toString('hex')) {
-    this.tag = `untrusted-${nonce}`;
+  constructor(tagNonce: string = nonce()) {
+    this.tag = `untrusted-${tagNonce}`;
   }
   /** Wrap outside text; any look-alike of a fence tag inside it is defanged. */
   wrap(text: string | null | undefined, label: string): string {

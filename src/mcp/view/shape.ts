@@ -113,7 +113,8 @@ export function fenceDeep(
     for (const [name, v] of Object.entries(obj)) {
       // A form's question is the outsider's text as much as the answer is.
       const key = inside ? fenceKey(name, fence, state) : name;
-      out[key] = fenceDeep(v, fence, state, { key: name, parent: at.key, kind, inside });
+      // Numbers, flags and nulls carry no text: kept as they are without a descent.
+      out[key] = v === null || (typeof v !== 'string' && typeof v !== 'object') ? v : fenceDeep(v, fence, state, { key: name, parent: at.key, kind, inside });
     }
     return out;
   }
