@@ -102,7 +102,7 @@ type Attempt = { ok: true; res: HttpResponse } | { ok: false; error: ReplyInboxE
 
 const PUBLIC_HANDLE = /^[a-z]+_[a-z]+_([A-Za-z0-9]{8})_/;
 
-/** The v1 client: validation, buckets, retries, pagination and caching over node:http. Knows nothing of MCP. */
+/** The v1 client: validation, buckets, retries, pagination and caching over undici. Knows nothing of MCP. */
 export class ReplyInboxClient {
   readonly #apiKey: string;
   /** The key's public handle (safe to log). */

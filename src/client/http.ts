@@ -1,5 +1,4 @@
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent, type Dispatcher, request } from 'undici';
 import { NetworkError, type Sent, TimeoutError } from './errors.js';
 
 export interface Timeouts {
@@ -56,130 +55,74 @@ export class AbortedExchange extends Error {
 }
 
 /** Codes that mean the connection was never made, so nothing reached the service. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'CONNECT_TIMEOUT', 'CLOSED']);
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 
-/** An error carrying a code, as Node's own socket errors do. */
-const coded = (code: string, message: string) => Object.assign(new Error(message), { code });
-
-/**
- * One keep-alive connection pool over Node's own http/https, with explicit connect/headers/body
- * timeouts. Node's modules are already in the binary: an npm HTTP client cost ≈ 60 ms of start-up.
- */
+/** One keep-alive connection pool over undici, with explicit connect/headers/body timeouts. */
 export class Http {
-  private readonly agent: HttpAgent;
-  private readonly target: { protocol: string; hostname: string; port: string };
-  private readonly send1: typeof httpRequest;
-  private readonly inFlight = new Set<Promise<unknown>>();
-  private closed = false;
+  private readonly agent: Agent;
+  private readonly origin: string;
 
   constructor(
     baseUrl: string,
     private readonly timeouts: Timeouts,
   ) {
-    const url = new URL(baseUrl);
-    // Host and port given apart: each request then skips parsing a URL.
-    this.target = { protocol: url.protocol, hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port };
-    const secure = url.protocol === 'https:';
-    // timeout: an idle pooled socket is closed after 4 s, before a server's usual 5 s keep-alive ends it.
-    this.agent = new (secure ? HttpsAgent : HttpAgent)({ keepAlive: true, timeout: 4_000 });
-    this.send1 = secure ? httpsRequest : httpRequest;
+    this.origin = new URL(baseUrl).origin;
+    this.agent = new Agent({
+      connect: { timeout: timeouts.connectMs },
+      headersTimeout: timeouts.headersMs,
+      bodyTimeout: timeouts.bodyMs,
+      keepAliveTimeout: 4_000,
+      keepAliveMaxTimeout: 60_000,
+    });
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     if (req.signal.aborted) throw new AbortedExchange('no');
-    if (this.closed) throw classify(req, coded('CLOSED', 'the client is closed'));
-    const exchange = this.exchange(req);
-    this.inFlight.add(exchange);
     try {
-      return await exchange;
+      const res = await request(this.origin + req.path, {
+        dispatcher: this.agent,
+        method: req.method as 'GET',
+        headers: req.headers,
+        body: req.body,
+        signal: req.signal,
+        headersTimeout: this.timeouts.headersMs,
+        bodyTimeout: this.timeouts.bodyMs,
+      });
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+      const read = await readCapped(res.body, Number(headers['content-length'] ?? Number.NaN), req.maxBodyBytes);
+      return { status: res.statusCode, headers, ...read };
     } catch (err) {
       throw classify(req, err);
-    } finally {
-      this.inFlight.delete(exchange);
     }
   }
 
-  private exchange(req: HttpRequest): Promise<HttpResponse> {
-    const t = this.timeouts;
-    return new Promise<HttpResponse>((resolve, reject) => {
-      const headers: Record<string, string | number> = { ...req.headers };
-      if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body);
-      const r = this.send1({ ...this.target, path: req.path, agent: this.agent, method: req.method, headers, signal: req.signal });
-      let timer: NodeJS.Timeout | undefined;
-      /** One timer at a time: connect, then headers, then the gap between two body chunks. */
-      const arm = (ms: number, code: string, message: string, on: { destroy(e: Error): void } = r) => {
-        clearTimeout(timer);
-        timer = setTimeout(() => on.destroy(coded(code, message)), ms);
-      };
-      const disarm = () => clearTimeout(timer);
-      r.once('socket', (socket) => {
-        const connected = () => arm(t.headersMs, 'HEADERS_TIMEOUT', 'no response headers in time');
-        if (!socket.connecting) return connected();
-        arm(t.connectMs, 'CONNECT_TIMEOUT', 'connecting timed out');
-        socket.once(this.send1 === httpsRequest ? 'secureConnect' : 'connect', connected);
-      });
-      r.once('error', (e) => {
-        disarm();
-        reject(e);
-      });
-      r.once('response', (res) => {
-        const out: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
-        arm(t.bodyMs, 'BODY_TIMEOUT', 'the response body stalled', res);
-        readCapped(
-          res,
-          Number(out['content-length'] ?? Number.NaN),
-          req.maxBodyBytes,
-          () => timer!.refresh(),
-          (e, read) => {
-            disarm();
-            if (e) reject(e);
-            else resolve({ status: res.statusCode ?? 0, headers: out, ...read! });
-          },
-        );
-      });
-      r.end(req.body);
-    });
-  }
-
-  /** Lets the exchanges in flight finish, then closes every connection. */
-  async close(): Promise<void> {
-    this.closed = true;
-    await Promise.allSettled([...this.inFlight]);
-    this.agent.destroy();
+  close(): Promise<void> {
+    return this.agent.close();
   }
 }
 
 /**
  * The body, unless it is over the limit: a declared length over it is refused before a
  * byte is read, and a streamed body is dropped as soon as it passes it, so an endless
- * or huge answer never sits in memory. Events, not an async iterator: it is the hot path.
+ * or huge answer never sits in memory.
  */
-function readCapped(
-  body: IncomingMessage,
-  declared: number,
-  limit: number,
-  onChunk: () => void,
-  done: (e: Error | null, read?: Pick<HttpResponse, 'body' | 'tooLarge'>) => void,
-): void {
+async function readCapped(body: Dispatcher.ResponseData['body'], declared: number, limit: number): Promise<Pick<HttpResponse, 'body' | 'tooLarge'>> {
   if (declared > limit) {
     body.destroy();
-    done(null, { body: Buffer.alloc(0), tooLarge: { limit, seen: declared, declared: true } });
-    return;
+    return { body: Buffer.alloc(0), tooLarge: { limit, seen: declared, declared: true } };
   }
   const chunks: Buffer[] = [];
   let seen = 0;
-  const onData = (chunk: Buffer) => {
-    onChunk();
-    seen += chunk.length;
-    if (seen <= limit) return void chunks.push(chunk);
-    body.off('data', onData);
-    body.destroy();
-    done(null, { body: Buffer.alloc(0), tooLarge: { limit, seen, declared: false } });
-  };
-  body.on('data', onData);
-  body.once('end', () => done(null, { body: Buffer.concat(chunks, seen) }));
-  body.once('error', (e) => done(e));
+  for await (const chunk of body) {
+    seen += (chunk as Buffer).length;
+    if (seen > limit) {
+      body.destroy();
+      return { body: Buffer.alloc(0), tooLarge: { limit, seen, declared: false } };
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return { body: Buffer.concat(chunks, seen) };
 }
 
 function classify(req: HttpRequest, err: unknown): Error {
@@ -187,9 +130,9 @@ function classify(req: HttpRequest, err: unknown): Error {
   const code = (err as { code?: unknown }).code;
   const c = typeof code === 'string' ? code : undefined;
   const what = `${req.method} ${req.path.split('?')[0]}`;
-  if (c === 'CONNECT_TIMEOUT') return new TimeoutError(req.endpoint, `Connecting for ${what} timed out.`, 'connect', 'no', undefined, err);
-  if (c === 'HEADERS_TIMEOUT') return new TimeoutError(req.endpoint, `No response headers for ${what} in time.`, 'headers', 'maybe', undefined, err);
-  if (c === 'BODY_TIMEOUT') return new TimeoutError(req.endpoint, `The response body of ${what} stalled.`, 'body', 'maybe', undefined, err);
+  if (c === 'UND_ERR_CONNECT_TIMEOUT') return new TimeoutError(req.endpoint, `Connecting for ${what} timed out.`, 'connect', 'no', undefined, err);
+  if (c === 'UND_ERR_HEADERS_TIMEOUT') return new TimeoutError(req.endpoint, `No response headers for ${what} in time.`, 'headers', 'maybe', undefined, err);
+  if (c === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(req.endpoint, `The response body of ${what} stalled.`, 'body', 'maybe', undefined, err);
   const sent: Sent = c !== undefined && NOT_SENT.has(c) ? 'no' : 'maybe';
   return new NetworkError(req.endpoint, `${what} failed on the connection (${c ?? 'unknown error'}).`, sent, c, err);
 }

@@ -53,16 +53,14 @@ const has = (mods: string[], part: string) => mods.some((m) => m.includes(part))
 const SANDBOX = '/dist/src/sandbox/index.js';
 const IOREDIS = '/node_modules/ioredis/';
 const HTTP = '/dist/src/mcp/transport/http.js';
-/** The client speaks through Node's own http: no npm HTTP client on any path. */
-const UNDICI = '/node_modules/undici/';
 /** The limiter's Redis side (store, shared limiter and buckets): loaded with --redis only. */
 const SHARED = ['/dist/src/client/redis-store.js', '/dist/src/client/shared-limiter.js', '/dist/src/client/bucket-store-redis.js'];
 
 describe('The binary loads only what its mode uses', () => {
-  it('over stdio against an API: no sandbox, no ioredis, no HTTP transport, no undici', async () => {
+  it('over stdio against an API: no sandbox, no ioredis, no HTTP transport', async () => {
     const mods = await loaded([], 'stdio');
     expect(has(mods, '/dist/src/mcp/transport/stdio.js')).toBe(true);
-    expect([has(mods, SANDBOX), has(mods, IOREDIS), has(mods, HTTP), has(mods, UNDICI)]).toEqual([false, false, false, false]);
+    expect([has(mods, SANDBOX), has(mods, IOREDIS), has(mods, HTTP)]).toEqual([false, false, false]);
     expect(SHARED.filter((m) => has(mods, m))).toEqual([]);
   });
 
