@@ -171,7 +171,8 @@ describe('Without --redis, instances sharing a key do not share its buckets', ()
     await alone.close();
     report('2 instances, no Redis', r);
     expect(r.rateLimited).toBeGreaterThan(0);
-  });
+    // Two processes to start, eight sessions, two windows and a drain: more than the default 30 s on a loaded machine.
+  }, 60_000);
 });
 
 describe("Over stdio too: --redis keeps the key's buckets in Redis", () => {

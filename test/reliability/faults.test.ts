@@ -73,14 +73,16 @@ describe('Faults: 2,000 tool calls in a mixed workload, several in parallel, und
 
   it('reads succeed once the faults allow: an upstream read failing every time is an upstream_error, and the same call succeeds when the upstream is back', async () => {
     const plan = sandbox.faults.faults;
-    const before = plan.upstream_error;
+    const before = { upstream_error: plan.upstream_error, reset: plan.reset };
+    // Every upstream read fails, and no connection is reset: a reset on the last retry would make it a network_error.
     plan.upstream_error = 1;
+    plan.reset = 0;
     try {
       const out = await s.call('list_campaign_tags', {});
       expect(out.kind).toBe('tool_error');
       if (out.kind === 'tool_error') expect(out.error).toMatchObject({ code: 'upstream_error', status: 502 });
     } finally {
-      plan.upstream_error = before;
+      Object.assign(plan, before);
     }
     let out = await s.call('list_campaign_tags', {});
     for (let i = 0; i < 10 && out.kind !== 'ok'; i++) out = await s.call('list_campaign_tags', {});
