@@ -1,27 +1,14 @@
 import type { ToolContext } from '../../src/mcp/runtime/tool-context.js';
 import type { ToolOutput } from '../../src/mcp/runtime/tool.js';
 import { textOf } from '../../src/mcp/view/shape.js';
+import { wallClock, zoneOffset } from '../../src/spec/zone.js';
 
 /** An instant as local date-time with its offset in an IANA zone, e.g. 2026-11-23T10:00:00+01:00 (the same instant, readable). */
 export function inZone(instant: string, zone: string): string {
   const at = new Date(instant);
   if (Number.isNaN(at.getTime())) return instant;
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(at)
-      .map((p) => [p.type, p.value]),
-  );
-  const local = `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
-  const minutes = Math.round((Date.parse(`${local}Z`) - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+  const local = wallClock(at.getTime(), zone);
+  const minutes = Math.round(zoneOffset(at.getTime(), zone) / 60_000);
   const sign = minutes < 0 ? '-' : '+';
   const abs = Math.abs(minutes);
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;

@@ -1,6 +1,7 @@
 import { iso } from '../seed/time.js';
 import type { Store } from '../store/store.js';
 import type { EventTypeFormFieldRec, EventTypeHostRec, EventTypeRec } from '../store/types.js';
+import { zoneOffset } from '../../spec/zone.js';
 
 const FIELD_KEYS = ['first_name', 'last_name', 'company', 'email', 'phone'] as const;
 
@@ -48,22 +49,6 @@ export function activeHosts(store: Store, et: EventTypeRec): EventTypeHostRec[] 
     const m = store.memberByMemberId(et.workspace, h.member_id);
     return m !== undefined && store.users.get(m.user_id)?.active === true;
   });
-}
-
-/** Offset of a time zone from UTC at an instant, in milliseconds. */
-function zoneOffset(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(new Date(at));
-  const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
-  return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - (at - (at % 1000));
 }
 
 /** The instant at which a zone's wall clock shows this day and HH:MM (DST-safe to one hop). */
