@@ -1,18 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { ToolErrorBody } from '../../src/mcp/errors.js';
 import { BIN, stdioTransport } from '../helpers/processes.js';
 
 /* An MCP session over stdio that reports every kind of answer, judged against the published schemas. */
 
-export interface ToolError {
-  code: string;
-  message: string;
-  status: number | null;
-  param?: string;
-  required_scope?: string;
-  retry_after?: number;
-}
+/** The error envelope's inner object, as the server defines it. */
+export type ToolError = ToolErrorBody['error'];
 
 /** Every way a tools/call can end, as the test sees it on the wire. */
 export type Outcome =

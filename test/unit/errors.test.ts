@@ -1,12 +1,9 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, OutcomeUnknownError, TimeoutError, ValidationError } from '../../src/client/index.js';
 import { InvalidResponseError, RESOURCE_NOT_FOUND, ToolError, errorBody, notFound, readError } from '../../src/mcp/errors.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
 import { endpoint } from '../../src/spec/index.js';
-import { sandbox } from '../client/helpers.js';
-import { inProcessServer } from '../helpers/in-process.js';
+import { useInProcessServer } from '../helpers/in-process.js';
 
 describe('every failure becomes the tool error envelope through one typed mapping', () => {
   it('an API refusal keeps its status, param, required_scope and retry_after', () => {
@@ -63,21 +60,11 @@ describe('every failure becomes the tool error envelope through one typed mappin
 });
 
 describe('get_conversation with a message_id that is not in the thread answers not_found (it said internal_error "Try again later")', () => {
-  let sb: Sandbox;
-  let client: Client;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    sb = await sandbox({ leads: 20 });
-    ({ client, close } = await inProcessServer(sb));
-  });
-  afterAll(async () => {
-    await close?.();
-    await sb?.close();
-  });
+  const server = useInProcessServer();
 
   it('the envelope is not_found, status 404, param message_id, and the next step names get_conversation', async () => {
-    const lead = sb.store.leads.inGroup('acme')[0]!;
-    const r = (await client.callTool({ name: 'get_conversation', arguments: { lead_id: lead.id, message_id: 'msg_doesnotexist' } })) as CallToolResult;
+    const lead = server.sb.store.leads.inGroup('acme')[0]!;
+    const r = (await server.client.callTool({ name: 'get_conversation', arguments: { lead_id: lead.id, message_id: 'msg_doesnotexist' } })) as CallToolResult;
     expect(r.isError).toBe(true);
     const [json, next] = (r.content[0] as { text: string }).text.split('\n');
     expect(JSON.parse(json!).error).toMatchObject({ code: 'not_found', status: 404, param: 'message_id' });

@@ -1,32 +1,18 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../src/sandbox/index.js';
+import { describe, expect, it } from 'vitest';
 import { inZone } from '../../tools/support/zone-time.js';
-import { sandbox } from '../client/helpers.js';
-import { inProcessServer } from '../helpers/in-process.js';
+import { useInProcessServer } from '../helpers/in-process.js';
 
-let sb: Sandbox;
-let client: Client;
-let close: () => Promise<void>;
-
-beforeAll(async () => {
-  sb = await sandbox({ leads: 20 });
-  ({ client, close } = await inProcessServer(sb));
-});
-afterAll(async () => {
-  await close?.();
-  await sb?.close();
-});
+const server = useInProcessServer();
 
 const call = async (name: string, args: Record<string, unknown>) => {
-  const r = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const r = (await server.client.callTool({ name, arguments: args })) as CallToolResult;
   return { isError: r.isError === true, structured: r.structuredContent as any, text: (r.content[0] as { text: string }).text };
 };
 
 describe('a cut conversation names what cut it', () => {
   it("limit:1 on a long thread names limit, not the service's 200", async () => {
-    const lead = [...sb.store.leads.all()].find((l) => l.email === 'lena.long@chatty.example')!;
+    const lead = [...server.sb.store.leads.all()].find((l) => l.email === 'lena.long@chatty.example')!;
     const r = await call('get_conversation', { lead_id: lead.id, limit: 1 });
     expect(r.structured.meta.truncated).toBe(true);
     expect(r.text).toContain('newest 1 (limit=1)');
@@ -35,7 +21,7 @@ describe('a cut conversation names what cut it', () => {
   });
 
   it("at limit 200 the service's own cap is what cuts it", async () => {
-    const lead = [...sb.store.leads.all()].find((l) => l.email === 'lena.long@chatty.example')!;
+    const lead = [...server.sb.store.leads.all()].find((l) => l.email === 'lena.long@chatty.example')!;
     const r = await call('get_conversation', { lead_id: lead.id, limit: 200, max_body_chars: 200 });
     expect(r.text).toContain('beyond the 200 the service returns');
   });
@@ -46,7 +32,7 @@ describe('set_status points to the tools of the lifecycle states', () => {
     ['booked', 'mark_booked'],
     ['disqualified', 'mark_disqualified'],
   ])('status %s names %s, before any request', async (status, tool) => {
-    const lead = sb.store.leads.inGroup('acme')[0]!;
+    const lead = server.sb.store.leads.inGroup('acme')[0]!;
     const r = await call('set_status', { lead_id: lead.id, status });
     expect(r.isError).toBe(true);
     expect(r.text).toContain(`call ${tool} instead`);
@@ -55,7 +41,7 @@ describe('set_status points to the tools of the lifecycle states', () => {
 
 describe('a repeated delete_task says the task is already deleted', () => {
   it('the second delete answers, not as an error, that nothing changed', async () => {
-    const lead = sb.store.leads.inGroup('acme')[3]!;
+    const lead = server.sb.store.leads.inGroup('acme')[3]!;
     const made = await call('create_task', { lead_id: lead.id, notes: 'to be deleted' });
     const first = await call('delete_task', { task_id: made.structured.id });
     expect(first.isError).toBe(false);
@@ -74,7 +60,7 @@ describe('a repeated delete_task says the task is already deleted', () => {
 
 describe('get_slots shows times in the zone asked for, with the offset, in text and structuredContent alike', () => {
   it('Europe/Berlin slots carry +01:00 or +02:00 and are the same instants', async () => {
-    const et = [...sb.store.eventTypes.all()].find((e) => e.workspace === 'acme' && e.active)!;
+    const et = [...server.sb.store.eventTypes.all()].find((e) => e.workspace === 'acme' && e.active)!;
     const from = new Date(Date.parse('2026-11-21T00:00:00Z'));
     const to = new Date(from.getTime() + 14 * 86_400_000);
     const r = await call('get_slots', { event_type_id: et.id, from: from.toISOString(), to: to.toISOString(), timezone: 'Europe/Berlin' });
@@ -108,10 +94,10 @@ describe('member ids where a user id is taken: mapped when the server can, refus
     const members = await call('list_members', {});
     const ben = { id: 'usr_ben_acme' };
     expect(members.structured.data.map((m: { id: string }) => m.id)).toContain(ben.id);
-    const lead = sb.store.leads.inGroup('acme')[5]!;
+    const lead = server.sb.store.leads.inGroup('acme')[5]!;
     const made = await call('create_task', { lead_id: lead.id, notes: 'member id', assignee_id: ben.id });
     expect(made.isError).toBe(false);
-    expect(sb.store.tasks.get(made.structured.id)!.assignee_id).toBe('usr_ben');
+    expect(server.sb.store.tasks.get(made.structured.id)!.assignee_id).toBe('usr_ben');
   });
 
   it('list_tasks, list_notes and list_meetings read the same with either form', async () => {
