@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { RUN_MARK, markedProcesses } from './helpers/processes.js';
 
 /**
- * e2e tests spawn the built binaries: emit dist once before any test file runs. Type
- * errors do not stop the emit and are reported by `npm run typecheck`, CI's own step.
+ * e2e tests spawn the built binaries: emit dist and bundle the server's binary once before
+ * any test file runs, as `npm run build` does. Type errors do not stop the emit and are
+ * reported by `npm run typecheck`, CI's own step; a failed bundle stops the run.
  *
  * Every process the suite starts inherits a mark of this run (the workers get it from this
  * process, and their children from them or from cleanEnv). When the run is over, anything
@@ -13,6 +14,9 @@ import { RUN_MARK, markedProcesses } from './helpers/processes.js';
 export default function setup(): () => void {
   const r = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { encoding: 'utf8' });
   if (r.error) throw r.error;
+  const bin = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-bin.ts'], { encoding: 'utf8' });
+  if (bin.error) throw bin.error;
+  if (bin.status !== 0) throw new Error(`bundling the server's binary failed:\n${bin.stderr}`);
   const mark = randomUUID();
   process.env[RUN_MARK] = mark;
   return () => {

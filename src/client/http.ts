@@ -1,4 +1,11 @@
-import { Agent, type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
+// undici's index loads fetch, WebSocket, EventSource, the mock agents and the cache stores
+// (≈110 files, and Node's own bundled undici through the web globals they touch): ≈35 ms of
+// every start for two objects. The client takes those two from their own modules; the
+// version is pinned, and test/client/undici-parts.test.ts fails if either stops being the
+// object the index exports.
+import Agent from 'undici/lib/dispatcher/agent.js';
+import request from 'undici/lib/api/api-request.js';
 import { NetworkError, type Sent, TimeoutError } from './errors.js';
 
 export interface Timeouts {
@@ -59,7 +66,7 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH
 
 /** One keep-alive connection pool over undici, with explicit connect/headers/body timeouts. */
 export class Http {
-  private readonly agent: Agent;
+  private readonly agent: InstanceType<typeof Agent>;
   private readonly origin: string;
 
   constructor(
@@ -79,9 +86,10 @@ export class Http {
   async send(req: HttpRequest): Promise<HttpResponse> {
     if (req.signal.aborted) throw new AbortedExchange('no');
     try {
-      const res = await request(this.origin + req.path, {
-        dispatcher: this.agent,
-        method: req.method as 'GET',
+      const res = await request.call(this.agent, {
+        origin: this.origin,
+        path: req.path,
+        method: req.method as Dispatcher.HttpMethod,
         headers: req.headers,
         body: req.body,
         signal: req.signal,

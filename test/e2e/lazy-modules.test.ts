@@ -50,18 +50,43 @@ async function loaded(args: string[], name: string): Promise<string[]> {
 }
 
 const has = (mods: string[], part: string) => mods.some((m) => m.includes(part));
-const SANDBOX = '/dist/src/sandbox/index.js';
+
+/**
+ * The binary is bundled (scripts/build-bin.ts): a module is loaded when the output file that
+ * holds it is. The build's metafile says which file holds which module.
+ */
+const meta = JSON.parse(readFileSync(fileURLToPath(new URL('../../dist/mcp-bundle.meta.json', import.meta.url)), 'utf8')) as {
+  outputs: Record<string, { inputs: Record<string, unknown> }>;
+};
+function fileOf(module: string): string {
+  const out = Object.entries(meta.outputs).find(([, o]) => module in o.inputs)?.[0];
+  if (!out) throw new Error(`${module} is in no file of the bundled binary`);
+  return `/${out}`;
+}
+const SANDBOX = fileOf('dist/src/sandbox/index.js');
 const IOREDIS = '/node_modules/ioredis/';
-const HTTP = '/dist/src/mcp/transport/http.js';
+const HTTP = fileOf('dist/src/mcp/transport/http.js');
 /** The limiter's Redis side (store, shared limiter and buckets): loaded with --redis only. */
-const SHARED = ['/dist/src/client/redis-store.js', '/dist/src/client/shared-limiter.js', '/dist/src/client/bucket-store-redis.js'];
+const SHARED = ['dist/src/client/redis-store.js', 'dist/src/client/shared-limiter.js', 'dist/src/client/bucket-store-redis.js'].map(fileOf);
 
 describe('The binary loads only what its mode uses', () => {
   it('over stdio against an API: no sandbox, no ioredis, no HTTP transport', async () => {
     const mods = await loaded([], 'stdio');
-    expect(has(mods, '/dist/src/mcp/transport/stdio.js')).toBe(true);
+    expect(has(mods, fileOf('dist/src/mcp/transport/stdio.js'))).toBe(true);
     expect([has(mods, SANDBOX), has(mods, IOREDIS), has(mods, HTTP)]).toEqual([false, false, false]);
     expect(SHARED.filter((m) => has(mods, m))).toEqual([]);
+  });
+
+  it('each of those lives in a file of its own, apart from what every start loads', () => {
+    const main = fileOf('dist/src/cli/mcp-main.js');
+    expect(new Set([main, SANDBOX, HTTP, ...SHARED]).size).toBe(4);
+  });
+
+  it("holds only the parts of undici the client uses, not undici's index (fetch, WebSocket, mocks)", () => {
+    const inputs = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
+    expect(inputs).toContain('node_modules/undici/lib/dispatcher/agent.js');
+    const unused = /^node_modules\/undici\/(index\.js|lib\/(mock|cache|web\/(websocket|eventsource|cache))\/)/;
+    expect(inputs.filter((i) => unused.test(i))).toEqual([]);
   });
 
   it('--sandbox loads the sandbox; --redis loads ioredis; --http loads the HTTP transport', async () => {

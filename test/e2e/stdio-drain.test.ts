@@ -8,10 +8,11 @@ import { BIN, cleanEnv, parseToolError } from './helpers.js';
 import { connectHttp, raw, startHttpBinary } from './http-helpers.js';
 
 /** Shutdown answers what was taken: over stdio as over HTTP, and a call that never left its queue says so. */
+const WINDOW_MS = 5_000;
 let sb: Sandbox;
 beforeAll(async () => {
-  // One write per 20 s window: a second create waits in the server's queue, well inside its deadline.
-  sb = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', bucketLimits: { write: 1 }, rateWindowMs: 20_000 });
+  // One write per 5 s window: a second create waits in the server's queue, well inside its deadline.
+  sb = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', bucketLimits: { write: 1 }, rateWindowMs: WINDOW_MS });
 });
 afterAll(() => sb.close());
 
@@ -78,10 +79,13 @@ describe('HTTP: a call still queued when the drain runs out is answered "cancell
     const bin = await startHttpBinary(['--base-url', sb.baseUrl, '--drain-seconds', '1']);
     const client = await connectHttp(bin.url, `Bearer ${SANDBOX_KEYS.rep}`);
     const args = (notes: string) => ({ workspace: 'acme', lead_id: leadId(), due_date: '2026-12-01', notes });
+    // The sandbox's windows start at multiples of WINDOW_MS of the clock: begin just after one starts,
+    // or the next window could open while the call waits, and it would be sent before the drain ends.
+    await new Promise((r) => setTimeout(r, WINDOW_MS - (Date.now() % WINDOW_MS) + 50));
     const first = (await client.callTool({ name: 'create_task', arguments: args('drain-http-first') })) as CallToolResult;
     expect(first.isError).toBeFalsy();
     const marker = `drain-http-queued-${Date.now()}`;
-    // The write bucket is spent for the next 20 s: this call waits in the server's queue.
+    // The write bucket is spent until the next window: this call waits in the server's queue.
     const queued = client.callTool({ name: 'create_task', arguments: args(marker) }, undefined, { timeout: 15_000 });
     // Signal once the server holds the call (its POST is in flight), however loaded the machine.
     const healthz = bin.url.replace(/\/mcp$/, '/healthz');
