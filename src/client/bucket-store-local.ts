@@ -42,6 +42,7 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
   }
 
   beforeQueue(a: BucketAccount): void {
+    a.queueing();
     this.noteExhausted(a);
   }
 

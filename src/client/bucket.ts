@@ -14,6 +14,11 @@ export { type LimitSource, RANK } from './limiter-types.js';
  * by deltas of that estimate (incrementReservoir), never set absolutely, so the moment at
  * which bottleneck itself takes a token never races our bookkeeping. bottleneck's own
  * refresh timer is not used: the Limiter refills at the server's x-ratelimit-reset.
+ *
+ * The reservoir only matters to jobs waiting in it. While none is, the deltas add up here
+ * and reach bottleneck in one step when the next job is handed to it: each step is a round
+ * of bottleneck's locks, promises and generators, and calls on the fast path (which never
+ * queue) made three of them each, most of the garbage a long session promoted.
  */
 export class BucketAccount {
   readonly limiter: Bottleneck;
@@ -25,6 +30,10 @@ export class BucketAccount {
   private landed = 0;
   private outstandingCount = 0;
   private drainedUntil = 0;
+  /** The change of `available` that bottleneck's reservoir has not been moved by yet. */
+  private unsynced = 0;
+  /** Jobs handed to this bucket's bottleneck that have not started: while any waits, every change reaches it at once. */
+  private waitingJobs = 0;
 
   constructor(
     readonly bucket: Bucket,
@@ -68,16 +77,30 @@ export class BucketAccount {
     return this.base() - this.outstandingCount;
   }
 
-  /** Every change goes through here: the reservoir moves by exactly the change of `available`. */
+  /** Every change goes through here: the reservoir moves by exactly the change of `available`, once a job waits for it. */
   private apply(change: () => void): void {
     const before = this.available();
     change();
-    const delta = this.available() - before;
-    if (delta !== 0) void this.limiter.incrementReservoir(delta);
+    this.unsynced += this.available() - before;
+    if (this.waitingJobs > 0) this.sync();
+  }
+
+  private sync(): void {
+    if (this.unsynced === 0) return;
+    const delta = this.unsynced;
+    this.unsynced = 0;
+    void this.limiter.incrementReservoir(delta);
+  }
+
+  /** A job is about to be handed to this bucket's bottleneck: its reservoir is brought up to date first. */
+  queueing(): void {
+    this.waitingJobs++;
+    this.sync();
   }
 
   /** A job left the reservoir (bottleneck already took its token). */
   take(): void {
+    this.waitingJobs--;
     this.outstandingCount++;
   }
 

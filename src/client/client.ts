@@ -250,10 +250,15 @@ export class ReplyInboxClient {
     if (!e.tellsLimits) await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
     const deadlineMs = opts.deadlineMs ?? this.timeouts.deadlineMs;
     const deadlineAt = Date.now() + deadlineMs;
+    // One signal for the attempts: aborted by the deadline or by the caller. Not AbortSignal.any:
+    // its weak links keep every call's signal, and what listens on it, alive through young-generation
+    // collections until a full one, which tripled the old space a long session grows to.
     const deadline = new AbortController();
     // A referenced timer: a call waiting for a refill keeps the process alive until its deadline.
     const timer = setTimeout(() => deadline.abort(), deadlineMs);
-    const signal = caller ? AbortSignal.any([caller, deadline.signal]) : deadline.signal;
+    const onCallerAbort = () => deadline.abort(caller?.reason);
+    caller?.addEventListener('abort', onCallerAbort, { once: true });
+    const signal = deadline.signal;
     const aborted = (sent: Sent, waitingFor?: string): ReplyInboxError => {
       if (caller?.aborted) return new CancelledError(e.name, sent);
       const err = new TimeoutError(
@@ -302,6 +307,7 @@ export class ReplyInboxClient {
       }
     } finally {
       clearTimeout(timer);
+      caller?.removeEventListener('abort', onCallerAbort);
     }
   }
 

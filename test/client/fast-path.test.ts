@@ -56,4 +56,21 @@ describe('Limits: calls sent at once (tokens free) and calls queued through bott
     expect(sent.atOnce + sent.queued).toBe(calls.length + 1);
     await w.client.close();
   });
+
+  it('a call that queues after calls sent at once finds the reservoir in step: it waits for the refill, and is never let through to step back', async () => {
+    const w = client(sb);
+    await w.client.me();
+    await atWindowStart(WINDOW);
+    const list = () => w.client.call('list_members', { path: { workspace: 'acme' }, query: { limit: 1 } });
+    // One at a time: each finds tokens free and goes at once, until the window's reads are spent.
+    for (let i = 0; i < READ; i++) await list();
+    const window = Math.floor(Date.now() / WINDOW);
+    const before = served.length;
+    await list();
+    expect(w.client.limiterState().sent).toEqual({ atOnce: READ + 1, queued: 1 });
+    expect(w.events.filter((e) => e.type === 'step_back')).toEqual([]);
+    expect(Math.floor(served[before]! / WINDOW)).toBe(window + 1);
+    expect(w.rejected()).toEqual({ rate_limited: 0, too_many_concurrent: 0 });
+    await w.client.close();
+  });
 });
