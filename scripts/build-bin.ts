@@ -21,6 +21,17 @@ const OUT = `${ROOT}dist/src/cli`;
 /** Which modules went into which output file: test/e2e/lazy-modules.test.ts reads it. */
 export const BUNDLE_META = `${ROOT}dist/mcp-bundle.meta.json`;
 
+/**
+ * Every tool's published form, computed once here from the modules tsc just emitted: the
+ * binary's first tools/list then converts no zod schema (≈ 40 ms of work at run time).
+ * test/e2e/published-tools.test.ts holds the binary's list equal to the sources'.
+ */
+async function publishedTools(): Promise<string> {
+  const { ALL_TOOLS } = (await import(`${ROOT}dist/tools/index.js`)) as typeof import('../tools/index.js');
+  const { publishedTool } = (await import(`${ROOT}dist/src/mcp/runtime/publish.js`)) as typeof import('../src/mcp/runtime/publish.js');
+  return JSON.stringify(Object.fromEntries(ALL_TOOLS.map((t) => [t.name, publishedTool(t)])));
+}
+
 rmSync(`${OUT}/chunks`, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: ROOT,
@@ -36,6 +47,7 @@ const result = await build({
   external: ['ioredis'],
   // The CommonJS dependencies (undici, pino, bottleneck) require Node's own modules.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+  define: { REPLY_INBOX_PUBLISHED_TOOLS: JSON.stringify(await publishedTools()) },
   metafile: true,
   logLevel: 'warning',
 });

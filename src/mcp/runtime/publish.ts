@@ -41,11 +41,28 @@ export function checkedInputSchema(t: ToolDef): Record<string, unknown> {
 /** Each tool is converted once, at its first listing: tools/list then costs no schema work. */
 const cache = new WeakMap<ToolDef, PublishedTool>();
 
+/**
+ * Every tool's published form as the bundled binary's build computed it (scripts/build-bin.ts
+ * puts the JSON text here), so its first tools/list converts no schema either; undefined when
+ * running the modules tsc emitted or the sources.
+ */
+declare const REPLY_INBOX_PUBLISHED_TOOLS: string | undefined;
+let built: Record<string, PublishedTool> | null | undefined;
+
+function fromBuild(t: ToolDef): PublishedTool | undefined {
+  if (built === undefined) {
+    built = typeof REPLY_INBOX_PUBLISHED_TOOLS === 'string' ? (JSON.parse(REPLY_INBOX_PUBLISHED_TOOLS) as Record<string, PublishedTool>) : null;
+  }
+  const p = built?.[t.name];
+  // Only for the very tool it was built from: same words, same annotations.
+  return p && p.title === t.title && p.description === t.description ? p : undefined;
+}
+
 /** The published form of a tool, as tools/list gives it. */
 export function publishedTool(t: ToolDef): PublishedTool {
   let p = cache.get(t);
   if (!p) {
-    p = {
+    p = fromBuild(t) ?? {
       name: t.name,
       title: t.title,
       description: t.description,
