@@ -182,7 +182,7 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     logLevel: str('log-level') ?? 'info',
     scopeRefreshSeconds: str('scope-refresh-seconds') ?? '300',
     watchSeconds: str('watch-seconds') ?? '30',
-    confirm: str('confirm') ?? 'destructive',
+    confirm: str('confirm')?.trim().toLowerCase() ?? 'destructive',
     http: str('http'),
     httpToken: str('http-token'),
     allowedHosts: csv(str('allowed-hosts')),

@@ -63,11 +63,13 @@ describe('npm run bundle packs a .mcpb', () => {
 });
 
 describe('the .mcpb starts: its entry point, configured as a host would, answers initialize and tools/list', () => {
-  it("with the user_config of a rep key, base URL and workspace: the key's tools, and a call that reaches the API", async () => {
-    const { args, env } = hostConfig({ api_key: SANDBOX_KEYS.rep, base_url: sandbox.baseUrl, workspace: 'acme', read_only: 'false' });
+  it("with the user_config of a rep key, base URL and workspace, the rest at their defaults: the key's tools, and a call that reaches the API", async () => {
+    const defaults = { confirm: String(manifest.user_config.confirm.default), watch_seconds: String(manifest.user_config.watch_seconds.default) };
+    const { args, env } = hostConfig({ api_key: SANDBOX_KEYS.rep, base_url: sandbox.baseUrl, workspace: 'acme', read_only: 'false', ...defaults });
     const s = await startServer(process.execPath, args, { ...env, REPLY_INBOX_LOG_LEVEL: 'warn' }, scratch);
     try {
       expect(s.client.getServerVersion()).toMatchObject({ name: 'reply-inbox-mcp', version: manifest.version });
+      expect(s.client.getServerCapabilities()?.resources?.subscribe).toBe(true);
       const names = s.tools.map((t) => t.name);
       expect(names).toContain('set_status');
       expect(names.every((n) => ALL_TOOLS.some((t) => t.name === n))).toBe(true);
@@ -79,10 +81,18 @@ describe('the .mcpb starts: its entry point, configured as a host would, answers
     }
   });
 
-  it('with read_only true: every listed tool is read-only', async () => {
-    const { args, env } = hostConfig({ api_key: SANDBOX_KEYS.rep, base_url: sandbox.baseUrl, workspace: '', read_only: 'true' });
+  it('with read_only true, watching off and "Never" asked: every listed tool is read-only, and nothing can be subscribed to', async () => {
+    const { args, env } = hostConfig({
+      api_key: SANDBOX_KEYS.rep,
+      base_url: sandbox.baseUrl,
+      workspace: '',
+      read_only: 'true',
+      confirm: 'Never',
+      watch_seconds: '0',
+    });
     const s = await startServer(process.execPath, args, { ...env, REPLY_INBOX_LOG_LEVEL: 'warn' }, scratch);
     try {
+      expect(s.client.getServerCapabilities()?.resources?.subscribe).toBeUndefined();
       expect(s.tools.length).toBeGreaterThan(0);
       expect(s.tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([]);
     } finally {

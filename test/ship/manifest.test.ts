@@ -34,13 +34,15 @@ describe('manifest.json: the tool list is generated from the registry, and a tes
   });
 });
 
-describe('manifest.json: user_config for the API key (sensitive, required), base URL, default workspace, read-only', () => {
-  it('asks for exactly those four settings, the key sensitive and required', () => {
-    expect(Object.keys(manifest.user_config).sort()).toEqual(['api_key', 'base_url', 'read_only', 'workspace']);
+describe('manifest.json: user_config for the API key (sensitive, required), base URL, default workspace, read-only, confirmations, watching', () => {
+  it('asks for exactly those six settings, the key sensitive and required', () => {
+    expect(Object.keys(manifest.user_config).sort()).toEqual(['api_key', 'base_url', 'confirm', 'read_only', 'watch_seconds', 'workspace']);
     expect(manifest.user_config.api_key).toMatchObject({ type: 'string', sensitive: true, required: true });
     expect(manifest.user_config.base_url).toMatchObject({ type: 'string', required: true });
     expect(manifest.user_config.workspace).toMatchObject({ type: 'string', required: false });
     expect(manifest.user_config.read_only).toMatchObject({ type: 'boolean', default: false });
+    expect(manifest.user_config.confirm).toMatchObject({ type: 'string', required: false, default: 'destructive' });
+    expect(manifest.user_config.watch_seconds).toMatchObject({ type: 'number', required: false, default: 30, min: 0, max: 3600 });
   });
 
   it('passes each setting to the server through the env twin of its flag', () => {
@@ -50,6 +52,8 @@ describe('manifest.json: user_config for the API key (sensitive, required), base
       [FLAGS['base-url'].env]: '${user_config.base_url}',
       [FLAGS.workspace.env]: '${user_config.workspace}',
       [FLAGS['read-only'].env]: '${user_config.read_only}',
+      [FLAGS.confirm.env]: '${user_config.confirm}',
+      [FLAGS['watch-seconds'].env]: '${user_config.watch_seconds}',
     });
   });
 
