@@ -24,11 +24,11 @@ afterAll(async () => {
 });
 
 /** 150 conversation and lead-page reads over stdio; V8's heap spaces as the process exits. */
-async function session(bin: string, name: string): Promise<Record<string, number>> {
+async function session(bin: string, name: string, nodeFlags: string[] = []): Promise<Record<string, number>> {
   const file = join(dir, `${name}.json`);
   const env = { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: sb.baseUrl, HEAP_SPACES_FILE: file };
   const client = new Client({ name: 'young-generation', version: '0' });
-  await client.connect(stdioTransport(process.execPath, ['--require', PRELOAD, bin, '--log-level', 'silent', '--workspace', 'acme'], env));
+  await client.connect(stdioTransport(process.execPath, [...nodeFlags, '--require', PRELOAD, bin, '--log-level', 'silent', '--workspace', 'acme'], env));
   const leads = sb.store.sortedLeads('acme').slice(0, 50);
   for (let i = 0; i < 150; i++) {
     const r = await client.callTool(
@@ -52,5 +52,10 @@ describe('The binary keeps V8 young generation at its starting size (mcp-launch.
     const [launched, unlaunched] = await Promise.all([session(BIN, 'launched'), session(UNLAUNCHED, 'unlaunched')]);
     expect(launched.new_space).toBeLessThanOrEqual(2 * MiB);
     expect(unlaunched.new_space).toBeGreaterThanOrEqual(8 * MiB);
+  });
+
+  it("a young-generation flag given to node is left to rule: with --max-semi-space-size=16 the binary's new space grows", async () => {
+    const chosen = await session(BIN, 'chosen', ['--max-semi-space-size=16']);
+    expect(chosen.new_space).toBeGreaterThanOrEqual(8 * MiB);
   });
 });
