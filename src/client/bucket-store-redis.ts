@@ -3,11 +3,11 @@ import { BUCKETS, type Bucket } from '../spec/index.js';
 import { type BucketStore, type StoreContext, messageOf, updateSettings } from './bucket-store.js';
 import type { BucketState, LimitSource, LimiterOptions, Settlement } from './limiter-types.js';
 import { describedBuckets } from './rate-headers.js';
-import type { RedisLimitStore } from './redis-store.js';
+import type { RedisLink } from './redis-link.js';
 import { SharedBucket } from './shared-bucket.js';
 
 export interface RedisBucketStoreOptions extends LimiterOptions {
-  store: RedisLimitStore;
+  store: RedisLink;
   /** The key's tag in Redis (RedisLimitStore.tagOf): a hash of the key, never the key. */
   tag: string;
 }

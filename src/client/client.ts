@@ -32,10 +32,11 @@ import {
   type Settlement,
 } from './limiter-types.js';
 import { type PageOptions, paginate } from './paginate.js';
-import { type RateInfo, readRateInfo } from './rate-headers.js';
+import { readRateInfo } from './rate-headers.js';
 import type { RedisLimitStore } from './redis-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
-import { apiErrorOf, parseJson, tooLargeError } from './key-probe.js';
+import { apiErrorOf, parseJson, tooLargeError } from './answers.js';
+import type { BinaryResult, CallOptions, CallResult } from './call-types.js';
 import { type CallInput, type Prepared, prepare } from './validate.js';
 
 export interface ClientOptions {
@@ -73,30 +74,7 @@ export interface ClientOptions {
   me?: CallResult<Me>;
 }
 
-export interface CallOptions extends CallInput {
-  signal?: AbortSignal;
-  /** Overall deadline for this call in ms: queue wait, attempts and backoff. */
-  deadlineMs?: number;
-  /** 'refresh' skips a cached answer and stores the new one. */
-  cache?: 'use' | 'refresh';
-}
-
-export interface CallResult<T = unknown> {
-  data: T;
-  status: number;
-  headers: Record<string, string>;
-  /** The buckets this call spends (table bucket, upstream moves, the thread meter). */
-  buckets: Bucket[];
-  attempts: number;
-  /** Present when the answer came from the client's cache: its age. */
-  cachedAgeSeconds?: number;
-  rateLimit?: RateInfo;
-}
-
-export interface BinaryResult extends CallResult<Buffer> {
-  filename: string | null;
-  contentType: string | null;
-}
+export type { BinaryResult, CallOptions, CallResult } from './call-types.js';
 
 type Attempt = { ok: true; res: HttpResponse } | { ok: false; error: ReplyInboxError | AbortedExchange; res?: HttpResponse };
 

@@ -1,5 +1,5 @@
 import { ENDPOINT_BY_NAME, LIMITS } from '../spec/index.js';
-import type { CallOptions, CallResult } from './client.js';
+import type { CallOptions, CallResult } from './call-types.js';
 import { ValidationError } from './errors.js';
 import type { CallInput } from './validate.js';
 

@@ -4,6 +4,7 @@ import Bottleneck from 'bottleneck';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { LimiterOptions } from './limiter-types.js';
+import type { RedisLink } from './redis-link.js';
 import { restoreScriptErrors } from './redis-script-errors.js';
 import { quietUnsubscribe } from './redis-unsubscribe.js';
 import { SharedLimiter } from './shared-limiter.js';
@@ -43,7 +44,7 @@ const LAYOUT = 'v1';
  * Names in Redis come from a hash of the key, never the key, inside a `{hash tag}` so a
  * key's limiters and markers share one Redis Cluster slot (its scripts touch them together).
  */
-export class RedisLimitStore {
+export class RedisLimitStore implements RedisLink {
   readonly connection: Bottleneck.IORedisConnection;
   readonly jobExpirationMs: number;
   readonly heartbeatMs: number;

@@ -1,7 +1,7 @@
 import Bottleneck from 'bottleneck';
 import type { Bucket } from '../spec/index.js';
 import { type LimitSource, RANK } from './limiter-types.js';
-import type { RedisLimitStore } from './redis-store.js';
+import type { RedisLink } from './redis-link.js';
 
 /**
  * One rate bucket of a key, shared by every instance through Redis: a clustered bottleneck
@@ -28,7 +28,7 @@ export class SharedBucket {
     readonly bucket: Bucket,
     limit: number,
     private readonly cap: number,
-    store: RedisLimitStore,
+    store: RedisLink,
     tag: string,
     onError: (e: unknown) => void,
   ) {

@@ -1,25 +1,13 @@
 import type { ApiCaller } from '../runtime/tool-context.js';
-import type { ToolDef } from '../runtime/tool.js';
+import type { ToolDef } from '../runtime/tool-types.js';
+
+export type { ConfirmSpec } from '../runtime/tool-types.js';
 import { ToolError } from '../errors.js';
 import { neutralise } from '../view/fence.js';
 
 /** --confirm: which writes ask the person first (when the client can ask: elicitation). */
 export const CONFIRM_MODES = ['destructive', 'writes', 'never'] as const;
 export type ConfirmMode = (typeof CONFIRM_MODES)[number];
-
-/**
- * A tool's consequential writes, declared with the tool: which arguments make a call one, and
- * what it changes in our own words. Only ids (validated) and enum values may enter `change`.
- */
-// biome-ignore lint/suspicious/noExplicitAny: as for ToolDef, a tool's own spec types its arguments
-export interface ConfirmSpec<A = Record<string, any>> {
-  /** These arguments make the call consequential; absent: every call does. */
-  when?: (args: A) => boolean;
-  /** `when` in words, for the tool reference, e.g. "when status is unsubscribed or dnc". */
-  asks?: string;
-  /** Exactly what the call changes, one sentence, e.g. "Its status becomes unsubscribed: …". */
-  change: (args: A) => string;
-}
 
 /** Whether this call asks the person first under `mode`. */
 export function asksFirst(mode: ConfirmMode, tool: ToolDef, args: Record<string, unknown>): boolean {

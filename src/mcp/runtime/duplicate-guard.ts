@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Endpoint } from '../../spec/index.js';
-import type { ToolOutput } from './tool.js';
+import type { ToolOutput } from './tool-types.js';
 
 /** How long a create that succeeded keeps an identical call from creating again. */
 export const DUPLICATE_WINDOW_MS = 10 * 60_000;

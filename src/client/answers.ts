@@ -1,0 +1,57 @@
+import { mayHoldSecret, redactDeep } from '../redact.js';
+import { type Endpoint, errorEnvelopeSchema } from '../spec/index.js';
+import { ApiError } from './errors.js';
+import type { HttpResponse } from './http.js';
+import { type RateInfo, readRateInfo } from './rate-headers.js';
+
+// Reading an answer of the API: its JSON, its error, its size. The client and the key probe both read answers.
+
+/** A JSON body from the API, with any secret it echoes (in whatever form) redacted before anyone sees it. */
+export function parseJson(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  const data: unknown = JSON.parse(text);
+  return mayHoldSecret(text) ? redactDeep(data) : data;
+}
+
+/** An answer of the API that is an error, in the API's own terms when it sent its envelope. */
+export function apiErrorOf(e: Endpoint, res: HttpResponse, info: RateInfo = readRateInfo(res.headers)): ApiError {
+  let parsed: unknown;
+  try {
+    parsed = parseJson(res.body);
+  } catch {
+    parsed = undefined;
+  }
+  const env = errorEnvelopeSchema.safeParse(parsed);
+  if (env.success) {
+    const x = env.data.error;
+    return new ApiError({
+      status: res.status,
+      code: x.code,
+      message: x.message,
+      endpoint: e.name,
+      param: x.param,
+      required_scope: x.required_scope,
+      retry_after: x.retry_after ?? info.retryAfter,
+    });
+  }
+  const code = res.status === 429 ? 'rate_limited' : res.status === 502 ? 'upstream_error' : res.status >= 500 ? 'internal_error' : `http_${res.status}`;
+  return new ApiError({
+    status: res.status,
+    code,
+    message: `${e.name} answered HTTP ${res.status} without an error body.`,
+    endpoint: e.name,
+    retry_after: info.retryAfter,
+  });
+}
+
+/** An answer over the body limit, dropped unread: the call fails saying so (a retry would meet the same answer). */
+export function tooLargeError(e: Endpoint, res: HttpResponse): ApiError {
+  const t = res.tooLarge!;
+  const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  const size = t.declared ? `declared ${mib(t.seen)}` : `over ${mib(t.limit)} and still coming`;
+  const message =
+    e.returns === 'binary'
+      ? `${e.name} was refused: the file is larger than the ${mib(t.limit)} (25 MB) attachment limit (${size}); nothing was downloaded.`
+      : `${e.name} was refused: the API's answer is larger than the client's ${mib(t.limit)} limit for JSON answers (${size}); it was dropped unread.`;
+  return new ApiError({ status: res.status, code: 'response_too_large', message, endpoint: e.name });
+}

@@ -1,0 +1,90 @@
+import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { Endpoint, Toolset } from '../../spec/index.js';
+import type { Fence } from '../view/fence.js';
+import type { ToolContext } from './tool-context.js';
+
+// How a tool is declared (ToolSpec), what the registry holds (ToolDef) and what a tool returns
+// (ToolOutput): types only, so the server's parts can name a tool without importing one another.
+
+/**
+ * What a tool returns before result shaping: the data for structuredContent, as the API or
+ * the tool's view gives it (the server fences outsider text in it), and how to write the
+ * text a model reads. Without `text` or `render`, the text is the fenced JSON.
+ */
+export interface ToolOutput {
+  structured: Record<string, unknown>;
+  text?: string;
+  /** The text from (a cut of) the structured data; the result budget re-renders with it. */
+  render?: (structured: Record<string, unknown>, fence: Fence, own?: ReadonlySet<string>) => string;
+  /** The agent's own words this result carries back (overrides rendered into a draft): not fenced. */
+  own?: readonly string[];
+  /** The record kind of compact records that leave out their `object` field. */
+  kind?: string;
+  /** The list the result budget may cut, and which end it keeps. Default: `data`, first items kept. */
+  items?: {
+    key: string;
+    keep: 'head' | 'tail';
+    /** The arguments that read what a cut left out, when they are not a cursor. */
+    rest?: (shown: number, total: number) => Record<string, unknown> | null;
+  };
+  /** More content after the text copy: resource links that save the model a call, an embedded file. */
+  extraContent?: ContentBlock[];
+}
+
+/** A tool, declared as data. The registration loop does everything tools share. */
+// biome-ignore lint/suspicious/noExplicitAny: a tool's arguments are typed by its own spec; the registry holds any
+export interface ToolDef<A extends Record<string, unknown> = Record<string, any>> {
+  readonly name: string;
+  readonly endpoint: Endpoint;
+  readonly toolset: Toolset;
+  readonly title: string;
+  /** For a model: what it does, when to use it, what to call first, what it costs and changes. */
+  readonly description: string;
+  /** The published, strict input schema (endpoint params + the tool's own extras). */
+  readonly input: z.ZodObject;
+  readonly output: z.ZodType;
+  /** Args that are the tool's own, not the endpoint's (view, fields, format, max_items…). */
+  readonly extraArgs: readonly string[];
+  /** A pageable list read: it takes max_items and all, and the server pages for it. */
+  readonly multiPage: boolean;
+  /** A create that is not idempotent: it takes allow_duplicate, and the server catches repeats. */
+  readonly guarded: boolean;
+  /** Arguments that take a one-part user id; a member id passes too and the server maps it. */
+  readonly userIds: readonly string[];
+  readonly run?: (ctx: ToolContext, args: A) => Promise<ToolOutput>;
+  /** A consequential write: the person confirms it first when the client can ask (--confirm). */
+  readonly confirm?: ConfirmSpec<A>;
+}
+
+export interface ToolSpec<A extends Record<string, unknown>> {
+  /** Endpoint name in src/spec/endpoints.ts; also the tool's name. */
+  endpoint: string;
+  title: string;
+  description: string;
+  output: z.ZodType;
+  /** Argument descriptions that differ from PARAM_DOCS. */
+  docs?: Record<string, string>;
+  /** Arguments beyond the endpoint's own. */
+  extra?: z.ZodRawShape;
+  /** Argument schema overrides (e.g. a narrower type for a model). */
+  override?: z.ZodRawShape;
+  /** Arguments that take a one-part user id (the API's task, note and meeting people). */
+  userIds?: readonly string[];
+  run?: ToolDef<A>['run'];
+  confirm?: ConfirmSpec<A>;
+}
+
+/**
+ * A tool's consequential writes, declared with the tool: which arguments make a call one, and
+ * what it changes in our own words. Only ids (validated) and enum values may enter `change`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: as for ToolDef, a tool's own spec types its arguments
+export interface ConfirmSpec<A = Record<string, any>> {
+  /** These arguments make the call consequential; absent: every call does. */
+  when?: (args: A) => boolean;
+  /** `when` in words, for the tool reference, e.g. "when status is unsubscribed or dnc". */
+  asks?: string;
+  /** Exactly what the call changes, one sentence, e.g. "Its status becomes unsubscribed: …". */
+  change: (args: A) => string;
+}
