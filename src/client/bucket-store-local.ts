@@ -46,6 +46,10 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
     this.noteExhausted(a);
   }
 
+  refused(a: BucketAccount): void {
+    this.noteExhausted(a);
+  }
+
   taken(a: BucketAccount): void {
     a.take();
     if (a.available() <= 0 && a.queued() > 0) this.noteExhausted(a);

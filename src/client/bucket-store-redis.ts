@@ -82,6 +82,10 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
 
   beforeQueue(): void {}
 
+  refused(b: SharedBucket): void {
+    this.noteExhausted(b);
+  }
+
   taken(b: SharedBucket): void {
     b.outstanding++;
   }

@@ -42,6 +42,8 @@ export interface BucketStore<B extends StoreBucket = StoreBucket> {
   takeNow(order: readonly B[]): boolean;
   /** A call is about to wait for a token of b. */
   beforeQueue(b: B): void;
+  /** A call was answered at once, unsent: b refills only after its deadline. */
+  refused(b: B): void;
   /** bottleneck gave a call a token of b. */
   taken(b: B): void;
   /** A token taken and never used. */

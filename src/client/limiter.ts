@@ -108,7 +108,10 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     if (deadlineAt !== undefined) {
       for (const b of order) {
         const at = this.store.refillAt(b);
-        if (at !== null && at > deadlineAt) return Promise.reject(new NoTokenInTime(b.bucket, at));
+        if (at !== null && at > deadlineAt) {
+          this.store.refused(b);
+          return Promise.reject(new NoTokenInTime(b.bucket, at));
+        }
       }
     }
     return this.queue(order, signal, exchange, priority);

@@ -79,7 +79,7 @@ export function limiterNotice(e: LimiterEvent): Notice | null {
     case 'exhausted':
       return {
         level: 'warning',
-        message: `Rate bucket '${e.bucket}' is spent for this window: ${e.queued} call(s) wait for the refill${at(e.refillAt)}.`,
+        message: `Rate bucket '${e.bucket}' is spent for this window: ${e.queued > 0 ? `${e.queued} call(s) wait for the refill` : 'calls that need it wait for the refill, or are refused when it comes after their deadline'}${at(e.refillAt)}.`,
         fields: { event: 'throttled', bucket: e.bucket, queued: e.queued },
       };
     case 'rate_limited':

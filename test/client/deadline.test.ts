@@ -44,6 +44,8 @@ describe('No call outlives its client', () => {
     expect(body.error.retry_after).toBeGreaterThanOrEqual(3);
     expect(body.next_step).toContain('upstream');
     expect(body.next_step).toContain('Meanwhile');
+    // Whoever watches the client hears that the bucket is spent, as when calls queue for it.
+    expect(w.events.filter((e) => e.type === 'exhausted').map((e) => (e as { bucket: string }).bucket)).toEqual(['upstream']);
     // A call on another bucket still goes through at once.
     expect((await w.client.call('list_members', { path: { workspace: 'acme' } })).status).toBe(200);
     await w.client.close();

@@ -32,7 +32,8 @@ interface Tracked {
   inTest: boolean;
 }
 const running = new Map<number, Tracked>();
-let inTest = false;
+/** Tests under way in this file: more than one inside a describe.concurrent. */
+let testsUnderWay = 0;
 
 function alive(t: Tracked): boolean {
   if (t.child) return t.child.exitCode === null && t.child.signalCode === null;
@@ -57,7 +58,7 @@ function end(t: Tracked): void {
 /** Record a process started elsewhere (the SDK's stdio transport spawns its own). */
 export function track(pid: number | undefined | null, child: ChildProcess | null = null): void {
   if (!pid) return;
-  const t: Tracked = { pid, child, inTest };
+  const t: Tracked = { pid, child, inTest: testsUnderWay > 0 };
   running.set(pid, t);
   child?.once('exit', () => running.delete(pid));
 }
@@ -93,12 +94,17 @@ export function stdioTransport(command: string, args: string[], env: Record<stri
 
 /** A test begins: what starts from now on belongs to it. */
 export function testStarted(): void {
-  inTest = true;
+  testsUnderWay++;
 }
 
-/** A test ended, passed or failed: end what it started and left running. */
+/**
+ * A test ended, passed or failed: end what it started and left running. Tests that run
+ * concurrently cannot tell whose process is whose, so their processes are ended when the
+ * last of them ends, never under one still running.
+ */
 export function testEnded(): void {
-  inTest = false;
+  testsUnderWay = Math.max(0, testsUnderWay - 1);
+  if (testsUnderWay > 0) return;
   for (const t of [...running.values()]) if (t.inTest) end(t);
 }
 

@@ -15,6 +15,21 @@ describe('the suite ends every process it starts', () => {
     expect({ code, signal }).toEqual({ code: null, signal: 'SIGKILL' });
   });
 
+  it('tests running concurrently: a process is ended when the last of them ends, not under one still running', async () => {
+    // This test is under way (one); a second starts beside it, starts a process, and ends first.
+    testStarted();
+    const child = spawnTracked(process.execPath, IDLE, { stdio: 'ignore' });
+    const exited = once(child, 'exit');
+    testEnded();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(child.exitCode === null && child.signalCode === null).toBe(true);
+    // This one ends too (the per-test hook's work), then carries on as a test again.
+    testEnded();
+    testStarted();
+    const [code, signal] = (await exited) as [number | null, string | null];
+    expect({ code, signal }).toEqual({ code: null, signal: 'SIGKILL' });
+  });
+
   it('every child carries the run mark, and the teardown check finds one that outlived its test', async () => {
     const mark = `check-${process.pid}-${Date.now()}`;
     const child = spawnTracked(process.execPath, IDLE, { stdio: 'ignore', env: { ...cleanEnv(), [RUN_MARK]: mark } });
