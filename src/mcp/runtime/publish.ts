@@ -54,7 +54,7 @@ function fromBuild(t: ToolDef): PublishedTool | undefined {
     built = typeof REPLY_INBOX_PUBLISHED_TOOLS === 'string' ? (JSON.parse(REPLY_INBOX_PUBLISHED_TOOLS) as Record<string, PublishedTool>) : null;
   }
   const p = built?.[t.name];
-  // Only for the very tool it was built from: same words, same annotations.
+  // Only for the tool it was built from, as far as its title and description tell.
   return p && p.title === t.title && p.description === t.description ? p : undefined;
 }
 
