@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { LOG_LEVELS, type LogLevel } from '../log.js';
 import { redactSecrets } from '../redact.js';
-import { API_KEY_FORMAT, type Toolset, TOOL_ENDPOINTS, workspaceSchema } from '../spec/index.js';
+import { API_KEY_FORMAT, type Toolset, TOOL_ENDPOINTS, workspaceSchema } from '../api/index.js';
 import { SANDBOX_KEYS, type SandboxKeyName } from '../sandbox/seed/keys.js';
 import { type Listen, isLoopback, parseListen } from '../mcp/transport/http/listen.js';
 import { CONFIRM_MODES } from '../mcp/confirm/confirm.js';

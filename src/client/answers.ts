@@ -1,5 +1,5 @@
 import { mayHoldSecret, redactDeep } from '../redact.js';
-import { type Endpoint, errorEnvelopeSchema } from '../spec/index.js';
+import { type Endpoint, errorEnvelopeSchema } from '../api/index.js';
 import { ApiError } from './errors.js';
 import type { HttpResponse } from './http.js';
 import { type RateInfo, readRateInfo } from './rate-headers.js';

@@ -1,4 +1,4 @@
-import { ENDPOINT_BY_NAME, type Me } from '../spec/index.js';
+import { ENDPOINT_BY_NAME, type Me } from '../api/index.js';
 import { apiErrorOf, parseJson, tooLargeError } from './answers.js';
 import type { CallResult } from './call-types.js';
 import { ApiError } from './errors.js';

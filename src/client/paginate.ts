@@ -1,4 +1,4 @@
-import { ENDPOINT_BY_NAME, LIMITS } from '../spec/index.js';
+import { ENDPOINT_BY_NAME, LIMITS } from '../api/index.js';
 import type { CallOptions, CallResult } from './call-types.js';
 import { ValidationError } from './errors.js';
 import type { CallInput } from './validate.js';

@@ -12,7 +12,7 @@ import {
   isWorkspaceSlug,
   queryName,
   resolveWindow,
-} from '../spec/index.js';
+} from '../api/index.js';
 import { ValidationError } from './errors.js';
 
 /** What a caller gives for one call: path ids by placeholder name, typed query values, a body. */

@@ -1,4 +1,4 @@
-import type { Endpoint, SearchWindow } from '../spec/index.js';
+import type { Endpoint, SearchWindow } from '../api/index.js';
 import type { Caller } from './auth.js';
 import type { FaultPlan } from './faults.js';
 import type { RateLimits } from './limits.js';

@@ -1,4 +1,4 @@
-import { type ApiErrorCode, ERROR_STATUS } from '../spec/index.js';
+import { type ApiErrorCode, ERROR_STATUS } from '../api/index.js';
 
 /** An error the sandbox answers with, in the spec's envelope. */
 export class SandboxError extends Error {

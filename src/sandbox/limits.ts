@@ -1,4 +1,4 @@
-import { type Bucket, RATE_LIMITS } from '../spec/index.js';
+import { type Bucket, RATE_LIMITS } from '../api/index.js';
 
 export interface BucketState {
   bucket: Bucket;

@@ -1,4 +1,4 @@
-import { ENDPOINTS, type Endpoint } from '../spec/index.js';
+import { ENDPOINTS, type Endpoint } from '../api/index.js';
 
 interface Route {
   endpoint: Endpoint;

@@ -1,7 +1,7 @@
-import { type Checked, type Endpoint, type SearchWindow, checkBody, idShape, isId, isWorkspaceSlug, queryName, resolveWindow } from '../spec/index.js';
+import { type Checked, type Endpoint, type SearchWindow, checkBody, idShape, isId, isWorkspaceSlug, queryName, resolveWindow } from '../api/index.js';
 import { fail } from './errors.js';
 
-/** A shared check's answer (spec/checks.ts, the same the client makes): its value, or the error envelope. */
+/** A shared check's answer (api/checks.ts, the same the client makes): its value, or the error envelope. */
 function accepted<T>(r: Checked<T>): T {
   if (!r.ok) fail(r.code, r.message, r.param !== undefined ? { param: r.param } : {});
   return r.value;

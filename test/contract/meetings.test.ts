@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENUMS, isId, meetingResource } from '../../src/spec/index.js';
+import { ENUMS, isId, meetingResource } from '../../src/api/index.js';
 import { compareKeys } from '../../src/sandbox/paging.js';
 import type { MeetingRec } from '../../src/sandbox/store/types.js';
 import { type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';

@@ -1,4 +1,4 @@
-import { ENDPOINTS, type Endpoint, isId, isWorkspaceSlug } from '../../src/spec/index.js';
+import { ENDPOINTS, type Endpoint, isId, isWorkspaceSlug } from '../../src/api/index.js';
 
 const TEMPLATES = ENDPOINTS.map((e) => ({
   e,

@@ -7,7 +7,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The arrows CONTRIBUTING.md says must never exist: layer → the layers it may not import. */
 const FORBIDDEN: Record<string, readonly string[]> = {
-  'src/spec': ['src/client', 'src/mcp', 'src/sandbox', 'src/cli', 'tools', 'src/log.ts', 'src/redact.ts', 'src/version.ts'],
+  'src/api': ['src/client', 'src/mcp', 'src/sandbox', 'src/cli', 'tools', 'src/log.ts', 'src/redact.ts', 'src/version.ts'],
   'src/client': ['src/mcp', 'src/sandbox', 'src/cli', 'tools'],
   'src/sandbox': ['src/client', 'src/mcp', 'src/cli', 'tools'],
   'src/mcp': ['tools', 'src/sandbox', 'src/cli'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkHint } from '../../client/retry.js';
-import { type Endpoint, RESOURCES, effectsSchema, endpoint as endpointByName, listEnvelope } from '../../spec/index.js';
+import { type Endpoint, RESOURCES, effectsSchema, endpoint as endpointByName, listEnvelope } from '../../api/index.js';
 import { InvalidResponseError } from '../errors.js';
 import type { ApiCaller } from './tool-context.js';
 

@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { Endpoint, Toolset } from '../../spec/index.js';
+import type { Endpoint, Toolset } from '../../api/index.js';
 import type { Fence } from '../view/fence.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -58,7 +58,7 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
 }
 
 export interface ToolSpec<A extends Record<string, unknown>> {
-  /** Endpoint name in src/spec/endpoints.ts; also the tool's name. */
+  /** Endpoint name in src/api/endpoints.ts; also the tool's name. */
   endpoint: string;
   title: string;
   description: string;

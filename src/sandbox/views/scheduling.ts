@@ -1,7 +1,7 @@
 import { iso } from '../seed/time.js';
 import type { Store } from '../store/store.js';
 import type { EventTypeFormFieldRec, EventTypeHostRec, EventTypeRec } from '../store/types.js';
-import { zoneOffset } from '../../spec/zone.js';
+import { zoneOffset } from '../../api/zone.js';
 
 const FIELD_KEYS = ['first_name', 'last_name', 'company', 'email', 'phone'] as const;
 
