@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SANDBOX_KEYS, startSandbox } from '../src/sandbox/index.js';
 import { SPECIAL_EMAILS } from '../src/sandbox/seed/leads.js';
-import { TOOL_ENDPOINTS } from '../src/api/index.js';
+import { TOOL_ENDPOINTS } from '../src/api/endpoints.js';
 import { type GatewayFault, startGateway } from '../test/helpers/gateway.js';
 import { TEST_NOW } from '../test/helpers/sandbox.js';
 import { keysBroken, madeUpKeysRun } from './soak-keys.js';

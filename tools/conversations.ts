@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idSchema } from '../src/api/index.js';
+import { idSchema } from '../src/api/ids.js';
 import { defineTool } from '../src/mcp/runtime/tool.js';
 import { runConversation, runDownload } from '../src/mcp/view/conversation.js';
 import { leadLink } from '../src/mcp/view/links.js';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool } from '../src/mcp/runtime/tool.js';
 import { listOf, listOutput, objectOf, withEffects, writeOutput } from '../src/mcp/runtime/outputs.js';
-import { LEAD_STATUS_INPUT, leadResource } from '../src/api/index.js';
+import { LEAD_STATUS_INPUT } from '../src/api/enums.js';
+import { leadResource } from '../src/api/resources.js';
 import { runProjected } from './support/project.js';
 import { viewOutput } from './support/compact.js';
 

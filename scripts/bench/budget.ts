@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import { ReplyInboxClient } from '../../src/client/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { RATE_LIMITS } from '../../src/api/index.js';
+import { RATE_LIMITS } from '../../src/api/enums.js';
 import { type Section, median, round, sandbox, windowStart } from './lib.js';
 
 const WINDOW_MS = 1000;

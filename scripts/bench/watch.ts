@@ -4,7 +4,7 @@
  * the default 30-second --watch-seconds; the reads each key spent in one whole rate window
  * of a minute, as the sandbox counted them, over its read bucket.
  */
-import { RATE_LIMITS } from '../../src/api/index.js';
+import { RATE_LIMITS } from '../../src/api/enums.js';
 import { type Section, mcpSession, round, sandbox, windowStart } from './lib.js';
 
 const MINUTE_MS = 60_000;

@@ -6,7 +6,7 @@ import { type CallResult, ReplyInboxClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import type { LimiterEvent } from '../client/limiter-types.js';
 import type { RedisLimitStore } from '../client/redis-store.js';
-import type { Me } from '../api/index.js';
+import type { Me } from '../api/resources.js';
 import { createLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import type { HttpAuth } from '../mcp/transport/http/auth.js';

@@ -1,5 +1,6 @@
 import { mayHoldSecret, redactDeep } from '../redact.js';
-import { type Endpoint, errorEnvelopeSchema } from '../api/index.js';
+import type { Endpoint } from '../api/endpoints.js';
+import { errorEnvelopeSchema } from '../api/errors.js';
 import { ApiError } from './errors.js';
 import type { HttpResponse } from './http.js';
 import { type RateInfo, readRateInfo } from './rate-headers.js';

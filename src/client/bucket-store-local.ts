@@ -1,5 +1,5 @@
 import Bottleneck from 'bottleneck';
-import type { Bucket } from '../api/index.js';
+import type { Bucket } from '../api/enums.js';
 import { BucketAccount } from './bucket.js';
 import type { BucketStore, StoreContext } from './bucket-store.js';
 import { installFastYield } from './fast-yield.js';

@@ -1,5 +1,5 @@
 import Bottleneck from 'bottleneck';
-import { BUCKETS, type Bucket } from '../api/index.js';
+import { BUCKETS, type Bucket } from '../api/enums.js';
 import { type BucketStore, type StoreContext, messageOf, updateSettings } from './bucket-store.js';
 import type { BucketState, LimitSource, LimiterOptions, Settlement } from './limiter-types.js';
 import { describedBuckets } from './rate-headers.js';

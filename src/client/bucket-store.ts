@@ -1,5 +1,5 @@
 import type Bottleneck from 'bottleneck';
-import type { Bucket } from '../api/index.js';
+import type { Bucket } from '../api/enums.js';
 import type { BucketState, LimiterEvent, LimitSource, Settlement } from './limiter-types.js';
 import type { ServerWindow } from './server-window.js';
 

@@ -1,4 +1,4 @@
-import type { Bucket } from '../api/index.js';
+import type { Bucket } from '../api/enums.js';
 import type { RateInfo } from './rate-headers.js';
 import type { CallInput } from './validate.js';
 

@@ -2,7 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type LogLevel, createLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
-import { type Bucket, ENDPOINT_BY_NAME, type Me } from '../api/index.js';
+import { ENDPOINT_BY_NAME } from '../api/endpoints.js';
+import type { Bucket } from '../api/enums.js';
+import type { Me } from '../api/resources.js';
 import { DEFAULT_CACHE_TTLS, type CacheTtls, ResponseCache } from './cache.js';
 import {
   ApiError,

@@ -1,5 +1,5 @@
 import { redactSecrets } from '../redact.js';
-import type { WireCode } from '../api/index.js';
+import type { WireCode } from '../api/params.js';
 
 /**
  * Every failure the client reports is a ReplyInboxError with a stable `code`: callers

@@ -1,4 +1,5 @@
-import { ENDPOINT_BY_NAME, type Me } from '../api/index.js';
+import { ENDPOINT_BY_NAME } from '../api/endpoints.js';
+import type { Me } from '../api/resources.js';
 import { apiErrorOf, parseJson, tooLargeError } from './answers.js';
 import type { CallResult } from './call-types.js';
 import { ApiError } from './errors.js';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Bottleneck from 'bottleneck';
-import type { Bucket } from '../api/index.js';
+import type { Bucket } from '../api/enums.js';
 import { type BucketStore, type StoreBucket, type StoreContext, messageOf, updateSettings } from './bucket-store.js';
 import { LocalBucketStore } from './bucket-store-local.js';
 import {

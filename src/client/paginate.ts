@@ -1,4 +1,5 @@
-import { ENDPOINT_BY_NAME, LIMITS } from '../api/index.js';
+import { ENDPOINT_BY_NAME } from '../api/endpoints.js';
+import { LIMITS } from '../api/enums.js';
 import type { CallOptions, CallResult } from './call-types.js';
 import { ValidationError } from './errors.js';
 import type { CallInput } from './validate.js';

@@ -1,4 +1,4 @@
-import type { Endpoint } from '../api/index.js';
+import type { Endpoint } from '../api/endpoints.js';
 import { ApiError, type ReplyInboxError, NetworkError, TimeoutError } from './errors.js';
 
 export interface RetryOptions {

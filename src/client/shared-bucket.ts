@@ -1,5 +1,5 @@
 import Bottleneck from 'bottleneck';
-import type { Bucket } from '../api/index.js';
+import type { Bucket } from '../api/enums.js';
 import { type LimitSource, RANK } from './limiter-types.js';
 import type { RedisLink } from './redis-link.js';
 

@@ -1,18 +1,9 @@
 import type { z } from 'zod';
-import {
-  type Bucket,
-  type Checked,
-  type Endpoint,
-  type Param,
-  type WireCode,
-  bucketsFor,
-  checkBody,
-  idShape,
-  isId,
-  isWorkspaceSlug,
-  queryName,
-  resolveWindow,
-} from '../api/index.js';
+import { type Checked, checkBody, queryName, resolveWindow } from '../api/checks.js';
+import { type Endpoint, bucketsFor } from '../api/endpoints.js';
+import type { Bucket } from '../api/enums.js';
+import { idShape, isId, isWorkspaceSlug } from '../api/ids.js';
+import type { Param, WireCode } from '../api/params.js';
 import { ValidationError } from './errors.js';
 
 /** What a caller gives for one call: path ids by placeholder name, typed query values, a body. */

@@ -1,7 +1,7 @@
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import { ApiError, BucketSpentError, OutcomeUnknownError, ReplyInboxError, ValidationError } from '../client/errors.js';
-import type { Endpoint } from '../api/index.js';
+import type { Endpoint } from '../api/endpoints.js';
 
 /**
  * The one error module of the MCP server. Every failure a tool call, a resource read or a

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { API_KEY_FORMAT, SCOPES, type Scope } from '../api/index.js';
+import { SCOPES, type Scope } from '../api/enums.js';
+import { API_KEY_FORMAT } from '../api/keys.js';
 import { fail } from './errors.js';
 import type { Store } from './store/store.js';
 import type { ApiKeyRec, UserRec, WorkspaceRec } from './store/types.js';

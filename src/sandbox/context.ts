@@ -1,4 +1,5 @@
-import type { Endpoint, SearchWindow } from '../api/index.js';
+import type { SearchWindow } from '../api/checks.js';
+import type { Endpoint } from '../api/endpoints.js';
 import type { Caller } from './auth.js';
 import type { FaultPlan } from './faults.js';
 import type { RateLimits } from './limits.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { htmlToText } from '../api/index.js';
+import { htmlToText } from '../api/text.js';
 import { paragraphsToHtml } from './seed/conversations.js';
 import { previewOf } from './seed/leads.js';
 import { iso } from './seed/time.js';

@@ -1,4 +1,5 @@
-import { type ApiErrorCode, ERROR_STATUS } from '../api/index.js';
+import type { ApiErrorCode } from '../api/endpoints.js';
+import { ERROR_STATUS } from '../api/errors.js';
 
 /** An error the sandbox answers with, in the spec's envelope. */
 export class SandboxError extends Error {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
 import type { Logger } from 'pino';
 import { createLogger } from '../log.js';
-import { RATE_LIMITS } from '../api/index.js';
+import { RATE_LIMITS } from '../api/enums.js';
 import * as control from './control.js';
 import { FaultPlan, parseFaults } from './faults.js';
 import { HANDLERS } from './handlers/index.js';

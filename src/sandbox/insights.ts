@@ -1,4 +1,4 @@
-import { DAY_MS, type SearchWindow } from '../api/index.js';
+import { DAY_MS, type SearchWindow } from '../api/checks.js';
 import { day, iso } from './seed/time.js';
 import type { Store } from './store/store.js';
 import type { CampaignRec, LeadRec, MeetingRec, ReplyRec } from './store/types.js';

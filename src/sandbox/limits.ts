@@ -1,4 +1,4 @@
-import { type Bucket, RATE_LIMITS } from '../api/index.js';
+import { type Bucket, RATE_LIMITS } from '../api/enums.js';
 
 export interface BucketState {
   bucket: Bucket;

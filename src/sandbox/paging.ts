@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { LIMITS } from '../api/index.js';
+import { LIMITS } from '../api/enums.js';
 import { fail } from './errors.js';
 
 export type KeyPart = string | number | null;

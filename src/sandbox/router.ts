@@ -1,4 +1,4 @@
-import { ENDPOINTS, type Endpoint } from '../api/index.js';
+import { ENDPOINTS, type Endpoint } from '../api/endpoints.js';
 
 interface Route {
   endpoint: Endpoint;

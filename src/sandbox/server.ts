@@ -2,7 +2,8 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import { BODY_LIMITS, bucketsFor } from '../api/index.js';
+import { BODY_LIMITS } from '../api/bodies.js';
+import { bucketsFor } from '../api/endpoints.js';
 import { authenticate, requireScope, resolveWorkspace } from './auth.js';
 import type { Ctx, Handlers } from './context.js';
 import { SandboxError, fail } from './errors.js';

@@ -1,4 +1,6 @@
-import { type Checked, type Endpoint, type SearchWindow, checkBody, idShape, isId, isWorkspaceSlug, queryName, resolveWindow } from '../api/index.js';
+import { type Checked, type SearchWindow, checkBody, queryName, resolveWindow } from '../api/checks.js';
+import type { Endpoint } from '../api/endpoints.js';
+import { idShape, isId, isWorkspaceSlug } from '../api/ids.js';
 import { fail } from './errors.js';
 
 /** A shared check's answer (api/checks.ts, the same the client makes): its value, or the error envelope. */

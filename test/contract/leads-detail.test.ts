@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leadResource, leadTagResource, memberResource, replyResource } from '../../src/api/index.js';
+import { leadResource, leadTagResource, memberResource, replyResource } from '../../src/api/resources.js';
 import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';
 

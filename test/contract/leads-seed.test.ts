@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENUMS } from '../../src/api/index.js';
+import { ENUMS } from '../../src/api/enums.js';
 import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { TEST_NOW, type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';
 

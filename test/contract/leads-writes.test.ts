@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { leadPriorityUpdateResource, leadResource } from '../../src/api/index.js';
+import { leadPriorityUpdateResource, leadResource } from '../../src/api/resources.js';
 import { type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';
 
 const WS = '/v1/workspaces/acme';

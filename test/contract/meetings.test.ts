@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENUMS, isId, meetingResource } from '../../src/api/index.js';
+import { ENUMS } from '../../src/api/enums.js';
+import { isId } from '../../src/api/ids.js';
+import { meetingResource } from '../../src/api/resources.js';
 import { compareKeys } from '../../src/sandbox/paging.js';
 import type { MeetingRec } from '../../src/sandbox/store/types.js';
 import { type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isId, noteResource } from '../../src/api/index.js';
+import { isId } from '../../src/api/ids.js';
+import { noteResource } from '../../src/api/resources.js';
 import { compareKeys } from '../../src/sandbox/paging.js';
 import type { LeadRec } from '../../src/sandbox/store/types.js';
 import { type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { availabilityResource, eventTypeResource, isId } from '../../src/api/index.js';
+import { isId } from '../../src/api/ids.js';
+import { availabilityResource, eventTypeResource } from '../../src/api/resources.js';
 import { type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';
 
 const WS = '/v1/workspaces/acme';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS } from '../../src/sandbox/index.js';
 import { INJECTION_TEXT, SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
-import { htmlToText } from '../../src/api/index.js';
+import { htmlToText } from '../../src/api/text.js';
 import { type Relay, type McpSession, type RelayedMcp, callOk, startRelayedMcp } from './helpers.js';
 
 /**

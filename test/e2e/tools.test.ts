@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
-import { TOOL_ENDPOINTS } from '../../src/api/index.js';
+import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
 import { LEAD_TRIAGE_FIELDS } from '../../tools/leads.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import { type Relay, type McpSession, type Ok, callErr, callOk, startRelay, expectWriteEffects, startMcp, toolNames } from './helpers.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { RATE_LIMITS } from '../../src/api/index.js';
+import { RATE_LIMITS } from '../../src/api/enums.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import { type Outcome, type Session, startSession } from './helpers.js';
 

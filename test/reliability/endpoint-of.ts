@@ -1,4 +1,5 @@
-import { ENDPOINTS, type Endpoint, isId, isWorkspaceSlug } from '../../src/api/index.js';
+import { ENDPOINTS, type Endpoint } from '../../src/api/endpoints.js';
+import { isId, isWorkspaceSlug } from '../../src/api/ids.js';
 
 const TEMPLATES = ENDPOINTS.map((e) => ({
   e,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
-import { TOOL_ENDPOINTS } from '../../src/api/index.js';
+import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import { type DuplicateReport, type Session, type WorkloadReport, countDuplicates, runWorkload, secretsIn, startSession } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import fc from 'fast-check';
-import { ID_PREFIXES, type IdKind } from '../../src/api/index.js';
+import { ID_PREFIXES, type IdKind } from '../../src/api/ids.js';
 import type { Relay } from '../helpers/relay.js';
 import { endpointOf } from './endpoint-of.js';
 import { secretsIn } from './scan.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { TOOL_ENDPOINTS } from '../../src/api/index.js';
+import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import {
   type FuzzReport,

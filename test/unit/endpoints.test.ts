@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { ENDPOINTS, TOOL_ENDPOINTS, bucketsFor, endpoint } from '../../src/api/index.js';
+import { ENDPOINTS, TOOL_ENDPOINTS, bucketsFor, endpoint } from '../../src/api/endpoints.js';
 import { HANDLERS } from '../../src/sandbox/handlers/index.js';
 
 /** The spec is the team's reference, not part of the repository: CI names it, a user's clone skips the cross-check. */

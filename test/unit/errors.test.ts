@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { ApiError, OutcomeUnknownError, TimeoutError, ValidationError } from '../../src/client/index.js';
 import { InvalidResponseError, RESOURCE_NOT_FOUND, ToolError, errorBody, notFound, readError } from '../../src/mcp/errors.js';
-import { endpoint } from '../../src/api/index.js';
+import { endpoint } from '../../src/api/endpoints.js';
 import { useInProcessServer } from '../helpers/in-process.js';
 
 describe('every failure becomes the tool error envelope through one typed mapping', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TOOL_ENDPOINTS } from '../../src/api/index.js';
+import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { exports: Record<string, string> };
 

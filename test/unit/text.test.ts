@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { htmlToText } from '../../src/api/index.js';
+import { htmlToText } from '../../src/api/text.js';
 
 describe('message body_text is derived from the HTML by tag collapsing, fit for reading', () => {
   it('paragraphs and breaks become lines; entities are decoded; tags go', () => {

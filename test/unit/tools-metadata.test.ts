@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TOOL_ENDPOINTS } from '../../src/api/index.js';
+import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
 import { SERVER_INSTRUCTIONS, publishedTool } from '../../src/mcp/server.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 

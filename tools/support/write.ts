@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoint } from '../../src/api/index.js';
+import { endpoint } from '../../src/api/endpoints.js';
 import { splitArgs } from '../../src/mcp/runtime/call.js';
 import type { ToolContext } from '../../src/mcp/runtime/tool-context.js';
 import type { ToolOutput } from '../../src/mcp/runtime/tool.js';

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { isId, isWorkspaceSlug } from '../../api/index.js';
+import { isId, isWorkspaceSlug } from '../../api/ids.js';
 import type { ApiCaller } from '../runtime/tool-context.js';
 
 /** What resources, prompts and completions need of the server: the client and what GET /v1/me said. */

@@ -1,4 +1,4 @@
-import { isWorkspaceSlug } from '../../api/index.js';
+import { isWorkspaceSlug } from '../../api/ids.js';
 import { type InboxAccess, hasScope } from './access.js';
 
 /** At most this many values per completion: a picker, not a listing. */

@@ -2,7 +2,7 @@ import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { idSchema, workspaceSchema } from '../../api/index.js';
+import { idSchema, workspaceSchema } from '../../api/ids.js';
 import { type InboxAccess, workspaceOr } from './access.js';
 import { completeAssignee, completeFrom, completeLead, completeTemplate, completeWorkspace } from './completions.js';
 import { UNTRUSTED_NOTE } from '../view/fence.js';

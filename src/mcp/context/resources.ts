@@ -2,7 +2,7 @@ import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import type { Logger } from 'pino';
-import { htmlToText } from '../../api/index.js';
+import { htmlToText } from '../../api/text.js';
 import { readError } from '../errors.js';
 import { type InboxAccess, hasScope, leadIdOf, workspaceOr } from './access.js';
 import { completeLead, completeWorkspace } from './completions.js';

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { LimiterState } from '../../client/index.js';
-import { RATE_LIMITS } from '../../api/index.js';
+import { RATE_LIMITS } from '../../api/enums.js';
 import type { ApiCaller } from '../runtime/tool-context.js';
 import { PollBudget, WATCH_SHARE } from './budget.js';
 

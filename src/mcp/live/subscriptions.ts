@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { isId, isWorkspaceSlug } from '../../api/index.js';
+import { isId, isWorkspaceSlug } from '../../api/ids.js';
 import { type InboxAccess, hasScope } from '../context/access.js';
 import { TEMPLATE } from '../view/links.js';
 import type { InboxChange, InboxWatch } from './inbox-watch.js';

@@ -1,5 +1,5 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
-import type { Endpoint } from '../../api/index.js';
+import type { Endpoint } from '../../api/endpoints.js';
 
 /**
  * MCP annotations follow from the endpoint table, never written by hand per tool:

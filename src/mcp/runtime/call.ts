@@ -1,4 +1,4 @@
-import type { Endpoint } from '../../api/index.js';
+import type { Endpoint } from '../../api/endpoints.js';
 
 /**
  * Split flat tool arguments into the endpoint's path, query and body, by the endpoint

@@ -1,4 +1,4 @@
-import type { Endpoint } from '../../api/index.js';
+import type { Endpoint } from '../../api/endpoints.js';
 import type { ApiCaller } from './tool-context.js';
 
 type Query = Record<string, unknown>;

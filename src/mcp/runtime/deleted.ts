@@ -1,5 +1,5 @@
 import { ApiError } from '../../client/errors.js';
-import type { Endpoint } from '../../api/index.js';
+import type { Endpoint } from '../../api/endpoints.js';
 import type { ToolOutput } from './tool.js';
 
 /**

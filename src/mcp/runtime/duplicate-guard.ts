@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Endpoint } from '../../api/index.js';
+import type { Endpoint } from '../../api/endpoints.js';
 import type { ToolOutput } from './tool-types.js';
 
 /** How long a create that succeeded keeps an identical call from creating again. */

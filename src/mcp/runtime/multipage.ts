@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CallOptions, CallResult, PageProgress } from '../../client/index.js';
 import { isReplyInboxError } from '../../client/errors.js';
 import { paginate } from '../../client/paginate.js';
-import type { Endpoint } from '../../api/index.js';
+import type { Endpoint } from '../../api/endpoints.js';
 import type { ApiCaller } from './tool-context.js';
 
 /** The most items one multi-page read returns: 5 pages of 200, a few seconds of the read budget. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RESOURCES, effectsSchema } from '../../api/index.js';
+import { RESOURCES, effectsSchema } from '../../api/resources.js';
 
 /** Output schemas of tools, built from the spec's resource schemas (tolerant readers). */
 export function resourceOf(kind: string): z.ZodType {

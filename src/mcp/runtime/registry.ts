@@ -1,4 +1,4 @@
-import type { Toolset } from '../../api/index.js';
+import type { Toolset } from '../../api/endpoints.js';
 import type { ToolDef } from './tool.js';
 
 export interface Selection {

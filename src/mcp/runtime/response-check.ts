@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkHint } from '../../client/retry.js';
-import { type Endpoint, RESOURCES, effectsSchema, endpoint as endpointByName, listEnvelope } from '../../api/index.js';
+import { type Endpoint, endpoint as endpointByName } from '../../api/endpoints.js';
+import { RESOURCES, effectsSchema, listEnvelope } from '../../api/resources.js';
 import { InvalidResponseError } from '../errors.js';
 import type { ApiCaller } from './tool-context.js';
 

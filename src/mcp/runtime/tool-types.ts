@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { Endpoint, Toolset } from '../../api/index.js';
+import type { Endpoint, Toolset } from '../../api/endpoints.js';
 import type { Fence } from '../view/fence.js';
 import type { ToolContext } from './tool-context.js';
 

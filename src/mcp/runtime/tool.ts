@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { type Endpoint, endpoint as endpointByName, idSchema, workspaceSchema } from '../../api/index.js';
+import { type Endpoint, endpoint as endpointByName } from '../../api/endpoints.js';
+import { idSchema, workspaceSchema } from '../../api/ids.js';
 import { MULTI_PAGE_ARGS, isMultiPage } from './multipage.js';
 import { PARAM_DOCS } from './param-docs.js';
 import { DUPLICATE_ARGS, isGuardedCreate } from './duplicate-guard.js';

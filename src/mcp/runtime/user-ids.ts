@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from '../../client/errors.js';
-import { isId } from '../../api/index.js';
+import { isId } from '../../api/ids.js';
 
 /** An argument that takes a one-part user id, published so that a member id passes too; the server maps it. */
 export const userOrMemberId = z

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { htmlToText } from '../../api/index.js';
+import { htmlToText } from '../../api/text.js';
 import { notFound } from '../errors.js';
 import type { ToolContext } from '../runtime/tool-context.js';
 import { type Fence, UNTRUSTED_NOTE } from './fence.js';

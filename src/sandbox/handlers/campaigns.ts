@@ -1,4 +1,4 @@
-import { LIMITS } from '../../api/index.js';
+import { LIMITS } from '../../api/enums.js';
 import { type Ctx, type Handlers, wsOf } from '../context.js';
 import { keysetPage } from '../paging.js';
 import { SORT, type Store } from '../store/store.js';

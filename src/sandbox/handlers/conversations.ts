@@ -1,4 +1,4 @@
-import { LIMITS } from '../../api/index.js';
+import { LIMITS } from '../../api/enums.js';
 import type { Ctx, Handlers } from '../context.js';
 import { notFound } from '../errors.js';
 import { compareKeys } from '../paging.js';

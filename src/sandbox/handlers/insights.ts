@@ -1,6 +1,7 @@
 import { type Ctx, type Handlers, wsOf } from '../context.js';
 import { fail, notFound } from '../errors.js';
-import type { DailyMetric, SearchWindow } from '../../api/index.js';
+import type { SearchWindow } from '../../api/checks.js';
+import type { DailyMetric } from '../../api/enums.js';
 import { SendingModel, campaignInsight, dailySeries, daysOf, summary } from '../insights.js';
 import { keysetPage } from '../paging.js';
 import { campaignTagsOf } from '../views/content.js';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { ENDPOINTS, ENUMS, LEAD_DETAIL_EXPANSIONS, LEAD_LIST_EXPANSIONS, LIMITS, MAX_EXPANSIONS, RATE_LIMITS } from '../../api/index.js';
+import { ENDPOINTS } from '../../api/endpoints.js';
+import { ENUMS, LEAD_DETAIL_EXPANSIONS, LEAD_LIST_EXPANSIONS, LIMITS, MAX_EXPANSIONS, RATE_LIMITS } from '../../api/enums.js';
 import { hashSecret } from '../auth.js';
 import { type Ctx, type Handlers, wsOf } from '../context.js';
 import { fail } from '../errors.js';

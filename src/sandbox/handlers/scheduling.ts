@@ -1,4 +1,4 @@
-import { DAY_MS } from '../../api/index.js';
+import { DAY_MS } from '../../api/checks.js';
 import { type Ctx, type Handlers, wsOf } from '../context.js';
 import { notFound } from '../errors.js';
 import { keysetPage } from '../paging.js';

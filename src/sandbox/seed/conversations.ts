@@ -5,7 +5,7 @@
  * in between; some leads have sibling threads, attachments and HTML bodies.
  */
 import { Rng } from '../rng.js';
-import { htmlToText } from '../../api/index.js';
+import { htmlToText } from '../../api/text.js';
 import type { Store } from '../store/store.js';
 import type { AttachmentRec, LeadRec, MessageRec, ReplyRec } from '../store/types.js';
 import { type SpecialKey, replyParagraphs, specialOf } from './leads.js';

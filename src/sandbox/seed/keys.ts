@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from '../../api/index.js';
+import { SCOPES, type Scope } from '../../api/enums.js';
 
 /**
  * The fixed keys of docs/sandbox.md, so that tests, docs and demos can name them. They are

@@ -3,7 +3,7 @@
  * them, so a view is mostly a copy; owner-relative fields (unread, priority,
  * has_open_task, next_due_at) are computed per key owner in the views.
  */
-import type { Scope } from '../../api/index.js';
+import type { Scope } from '../../api/enums.js';
 
 export interface UserRec {
   id: string; // usr_ one part

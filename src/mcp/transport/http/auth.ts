@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { API_KEY_FORMAT } from '../../../api/index.js';
+import { API_KEY_FORMAT } from '../../../api/keys.js';
 
 /**
  * Who may call the HTTP endpoint and with which Reply Inbox key: either every request
