@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { ReplyInboxClient } from '../../src/client/index.js';
-import { Limiter, SPEC_FIGURES, type Settlement } from '../../src/client/limiter.js';
+import { Limiter, SPEC_FIGURES, type Settlement } from '../../src/client/limiter/limiter.js';
 import { type Section, mcpSession, median, percentile, round, sandbox, UNMETERED } from './lib.js';
 
 const N = 200;
@@ -59,7 +59,7 @@ export async function overhead(): Promise<Section[]> {
   await s.close();
 
   // The client's own cost per call: the rate limiter's queue steps, over bare undici, with
-  // bottleneck's stock setTimeout(0) yields and with ours (setImmediate, src/client/fast-yield.ts).
+  // bottleneck's stock setTimeout(0) yields and with ours (setImmediate, src/client/limiter/fast-yield.ts).
   const fast = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
   const stock = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent', fastYield: false });
   const bare: number[] = [];

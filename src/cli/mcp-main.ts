@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 // Not the client index: it also exports the Redis store and the key probe, which stdio does not load.
 import { type CallResult, ReplyInboxClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
-import type { LimiterEvent } from '../client/limiter-types.js';
-import type { RedisLimitStore } from '../client/redis-store.js';
+import type { LimiterEvent } from '../client/limiter/types.js';
+import type { RedisLimitStore } from '../client/limiter/redis/limit-store.js';
 import type { Me } from '../api/resources.js';
 import { createLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
@@ -161,7 +161,7 @@ async function main(): Promise<number> {
   const apiKey = sandbox ? SANDBOX_KEYS[config.sandboxKey] : config.apiKey;
   const baseUrl = sandbox ? sandbox.baseUrl : config.baseUrl!;
   const store = config.redis
-    ? new (await import('../client/redis-store.js')).RedisLimitStore({ url: config.redis, logger: log.child({ part: 'redis' }) })
+    ? new (await import('../client/limiter/redis/limit-store.js')).RedisLimitStore({ url: config.redis, logger: log.child({ part: 'redis' }) })
     : undefined;
   const parts: Parts = { config, log, baseUrl, apiKey, store, sandbox };
   if (config.http) {

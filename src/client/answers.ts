@@ -3,7 +3,7 @@ import type { Endpoint } from '../api/endpoints.js';
 import { errorEnvelopeSchema } from '../api/errors.js';
 import { ApiError } from './errors.js';
 import type { HttpResponse } from './http.js';
-import { type RateInfo, readRateInfo } from './rate-headers.js';
+import { type RateInfo, readRateInfo } from './limiter/rate-headers.js';
 
 // Reading an answer of the API: its JSON, its error, its size. The client and the key probe both read answers.
 

@@ -1,5 +1,5 @@
 import type { Bucket } from '../api/enums.js';
-import type { RateInfo } from './rate-headers.js';
+import type { RateInfo } from './limiter/rate-headers.js';
 import type { CallInput } from './validate.js';
 
 // The shapes of a call to the client and of what it answers, for the client and what builds on it (paging, the key probe).

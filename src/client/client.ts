@@ -19,7 +19,7 @@ import {
   ValidationError,
 } from './errors.js';
 import { AbortedExchange, type BodyLimits, DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, Http, type HttpResponse, type Timeouts } from './http.js';
-import { Limiter } from './limiter.js';
+import { Limiter } from './limiter/limiter.js';
 import {
   Dropped,
   type LimiterEvent,
@@ -32,10 +32,10 @@ import {
   type RateLimiter,
   SPEC_FIGURES,
   type Settlement,
-} from './limiter-types.js';
+} from './limiter/types.js';
 import { type PageOptions, paginate } from './paginate.js';
-import { readRateInfo } from './rate-headers.js';
-import type { RedisLimitStore } from './redis-store.js';
+import { readRateInfo } from './limiter/rate-headers.js';
+import type { RedisLimitStore } from './limiter/redis/limit-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
 import { apiErrorOf, parseJson, tooLargeError } from './answers.js';
 import type { BinaryResult, CallOptions, CallResult } from './call-types.js';

@@ -16,10 +16,10 @@ export {
   isReplyInboxError,
 } from './errors.js';
 export { type BodyLimits, DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, type Timeouts } from './http.js';
-export { type BucketState, type LimiterEvent, type LimiterState, type RateFigures, SPEC_FIGURES } from './limiter-types.js';
+export { type BucketState, type LimiterEvent, type LimiterState, type RateFigures, SPEC_FIGURES } from './limiter/types.js';
 export type { PageOptions, PageProgress } from './paginate.js';
 export { DEFAULT_RETRY, type RetryOptions } from './retry.js';
-export { RedisLimitStore, type RedisLimitStoreOptions } from './redis-store.js';
+export { RedisLimitStore, type RedisLimitStoreOptions } from './limiter/redis/limit-store.js';
 export { DEFAULT_CACHE_TTLS, type CacheTtls } from './cache.js';
 export { KeyProbe } from './key-probe.js';
 export { type CallInput, prepare } from './validate.js';

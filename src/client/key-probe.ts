@@ -4,7 +4,7 @@ import { apiErrorOf, parseJson, tooLargeError } from './answers.js';
 import type { CallResult } from './call-types.js';
 import { ApiError } from './errors.js';
 import { DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, Http, type Timeouts } from './http.js';
-import { readRateInfo } from './rate-headers.js';
+import { readRateInfo } from './limiter/rate-headers.js';
 
 const GET_ME = ENDPOINT_BY_NAME.get('get_me')!;
 

@@ -1,9 +1,9 @@
 import { once } from 'node:events';
 import Bottleneck from 'bottleneck';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LimiterOptions, SPEC_FIGURES, type Settlement } from '../../src/client/limiter.js';
-import { RedisLimitStore } from '../../src/client/redis-store.js';
-import { SharedLimiter } from '../../src/client/shared-limiter.js';
+import { type LimiterOptions, SPEC_FIGURES, type Settlement } from '../../src/client/limiter/limiter.js';
+import { RedisLimitStore } from '../../src/client/limiter/redis/limit-store.js';
+import { SharedLimiter } from '../../src/client/limiter/redis/shared-limiter.js';
 import { spawnTracked } from '../helpers/processes.js';
 import { type TestRedis, startRedis } from '../helpers/redis.js';
 
@@ -68,9 +68,9 @@ describe('bottleneck 2.19.5 on Redis 7: ERR SETTINGS_KEY_NOT_FOUND and ERR UNKNO
 
 const CHILD = `
 const [url, tag] = process.argv.slice(1);
-const { RedisLimitStore } = await import(${JSON.stringify(new URL('../../dist/src/client/redis-store.js', import.meta.url).href)});
-const { SharedLimiter } = await import(${JSON.stringify(new URL('../../dist/src/client/shared-limiter.js', import.meta.url).href)});
-const { SPEC_FIGURES } = await import(${JSON.stringify(new URL('../../dist/src/client/limiter.js', import.meta.url).href)});
+const { RedisLimitStore } = await import(${JSON.stringify(new URL('../../dist/src/client/limiter/redis/limit-store.js', import.meta.url).href)});
+const { SharedLimiter } = await import(${JSON.stringify(new URL('../../dist/src/client/limiter/redis/shared-limiter.js', import.meta.url).href)});
+const { SPEC_FIGURES } = await import(${JSON.stringify(new URL('../../dist/src/client/limiter/limiter.js', import.meta.url).href)});
 const store = new RedisLimitStore({ url, jobExpirationMs: 1500, heartbeatMs: 100 });
 const limiter = new SharedLimiter({ figures: SPEC_FIGURES, refillMarginMs: 50, fallbackWindowMs: 60000, fastYield: false, store, tag });
 const signal = new AbortController().signal;

@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ADMIN_KEY_ID, atWindowStart, sandbox } from '../client/helpers.js';
-import { RedisLimitStore } from '../../src/client/redis-store.js';
+import { RedisLimitStore } from '../../src/client/limiter/redis/limit-store.js';
 import { callOk, startMcp } from '../e2e/helpers.js';
 import { type HttpBinary, connectHttp, startHttpBinary } from '../e2e/http-helpers.js';
 import { type TestRedis, startRedis } from '../helpers/redis.js';

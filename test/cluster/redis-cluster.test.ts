@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplyInboxClient } from '../../src/client/index.js';
-import { RedisLimitStore } from '../../src/client/redis-store.js';
+import { RedisLimitStore } from '../../src/client/limiter/redis/limit-store.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ADMIN_KEY_ID, atWindowStart, sandbox } from '../client/helpers.js';
 import { type TestRedisCluster, startRedisCluster } from '../helpers/redis.js';

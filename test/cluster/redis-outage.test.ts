@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplyInboxClient } from '../../src/client/index.js';
-import { RedisLimitStore } from '../../src/client/redis-store.js';
-import { SharedLimiter } from '../../src/client/shared-limiter.js';
-import { SPEC_FIGURES, type Settlement } from '../../src/client/limiter-types.js';
+import { RedisLimitStore } from '../../src/client/limiter/redis/limit-store.js';
+import { SharedLimiter } from '../../src/client/limiter/redis/shared-limiter.js';
+import { SPEC_FIGURES, type Settlement } from '../../src/client/limiter/types.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ADMIN_KEY_ID, sandbox } from '../client/helpers.js';
 import { startHttpBinary } from '../e2e/http-helpers.js';

@@ -67,7 +67,11 @@ const SANDBOX = fileOf('dist/src/sandbox/index.js');
 const IOREDIS = '/node_modules/ioredis/';
 const HTTP = fileOf('dist/src/mcp/transport/http.js');
 /** The limiter's Redis side (store, shared limiter and buckets): loaded with --redis only. */
-const SHARED = ['dist/src/client/redis-store.js', 'dist/src/client/shared-limiter.js', 'dist/src/client/bucket-store-redis.js'].map(fileOf);
+const SHARED = [
+  'dist/src/client/limiter/redis/limit-store.js',
+  'dist/src/client/limiter/redis/shared-limiter.js',
+  'dist/src/client/limiter/redis/redis-bucket-store.js',
+].map(fileOf);
 
 describe('The binary loads only what its mode uses', () => {
   it('over stdio against an API: no sandbox, no ioredis, no HTTP transport', async () => {

@@ -1,9 +1,9 @@
 import Bottleneck from 'bottleneck';
-import { BUCKETS, type Bucket } from '../api/enums.js';
-import { type BucketStore, type StoreContext, messageOf, updateSettings } from './bucket-store.js';
-import type { BucketState, LimitSource, LimiterOptions, Settlement } from './limiter-types.js';
-import { describedBuckets } from './rate-headers.js';
-import type { RedisLink } from './redis-link.js';
+import { BUCKETS, type Bucket } from '../../../api/enums.js';
+import { type BucketStore, type StoreContext, messageOf, updateSettings } from '../bucket-store.js';
+import type { BucketState, LimitSource, LimiterOptions, Settlement } from '../types.js';
+import { describedBuckets } from '../rate-headers.js';
+import type { RedisLink } from './link.js';
 import { SharedBucket } from './shared-bucket.js';
 
 export interface RedisBucketStoreOptions extends LimiterOptions {

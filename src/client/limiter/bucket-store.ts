@@ -1,6 +1,6 @@
 import type Bottleneck from 'bottleneck';
-import type { Bucket } from '../api/enums.js';
-import type { BucketState, LimiterEvent, LimitSource, Settlement } from './limiter-types.js';
+import type { Bucket } from '../../api/enums.js';
+import type { BucketState, LimiterEvent, LimitSource, Settlement } from './types.js';
 import type { ServerWindow } from './server-window.js';
 
 /** One rate bucket as the limiter sees it: a bottleneck reservoir and its limit. */
@@ -23,8 +23,8 @@ export interface StoreContext {
 }
 
 /**
- * Where the key's tokens and slots are counted: in this process (bucket-store-local.ts) or in
- * Redis for every instance (bucket-store-redis.ts). The Limiter runs every call the same way
+ * Where the key's tokens and slots are counted: in this process (local-bucket-store.ts) or in
+ * Redis for every instance (redis/redis-bucket-store.ts). The Limiter runs every call the same way
  * over either; the store says how a token is taken, given back and settled.
  */
 export interface BucketStore<B extends StoreBucket = StoreBucket> {

@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import Bottleneck from 'bottleneck';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { LimiterOptions } from './limiter-types.js';
-import type { RedisLink } from './redis-link.js';
-import { restoreScriptErrors } from './redis-script-errors.js';
-import { quietUnsubscribe } from './redis-unsubscribe.js';
+import type { LimiterOptions } from '../types.js';
+import type { RedisLink } from './link.js';
+import { restoreScriptErrors } from './script-errors-patch.js';
+import { quietUnsubscribe } from './unsubscribe-patch.js';
 import { SharedLimiter } from './shared-limiter.js';
 
 export interface RedisLimitStoreOptions {

@@ -1,5 +1,5 @@
-import { RedisBucketStore, type RedisBucketStoreOptions } from './bucket-store-redis.js';
-import { Limiter } from './limiter.js';
+import { RedisBucketStore, type RedisBucketStoreOptions } from './redis-bucket-store.js';
+import { Limiter } from '../limiter.js';
 import type { SharedBucket } from './shared-bucket.js';
 
 export type SharedLimiterOptions = RedisBucketStoreOptions;

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Bottleneck from 'bottleneck';
-import type { Bucket } from '../api/enums.js';
+import type { Bucket } from '../../api/enums.js';
 import { type BucketStore, type StoreBucket, type StoreContext, messageOf, updateSettings } from './bucket-store.js';
-import { LocalBucketStore } from './bucket-store-local.js';
+import { LocalBucketStore } from './local-bucket-store.js';
 import {
   Dropped,
   type LimiterEvent,
@@ -18,10 +18,10 @@ import {
   type RateFigures,
   type RateLimiter,
   type Settlement,
-} from './limiter-types.js';
+} from './types.js';
 import { ServerWindow } from './server-window.js';
 
-export * from './limiter-types.js';
+export * from './types.js';
 
 /** Build the store a limiter counts in, given what the limiter shares with it. */
 export type StoreFactory<B extends StoreBucket> = (ctx: StoreContext) => BucketStore<B>;

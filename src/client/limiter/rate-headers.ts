@@ -1,4 +1,4 @@
-import { BUCKETS, type Bucket } from '../api/enums.js';
+import { BUCKETS, type Bucket } from '../../api/enums.js';
 
 /** What one response says about the key's buckets (Limits: x-ratelimit-*, retry-after). */
 export interface RateInfo {

@@ -1,7 +1,7 @@
 import Bottleneck from 'bottleneck';
-import type { Bucket } from '../api/enums.js';
-import { type LimitSource, RANK } from './limiter-types.js';
-import type { RedisLink } from './redis-link.js';
+import type { Bucket } from '../../../api/enums.js';
+import { type LimitSource, RANK } from '../types.js';
+import type { RedisLink } from './link.js';
 
 /**
  * One rate bucket of a key, shared by every instance through Redis: a clustered bottleneck

@@ -1,4 +1,4 @@
-import { type Bucket, RATE_LIMITS } from '../api/enums.js';
+import { type Bucket, RATE_LIMITS } from '../../api/enums.js';
 import type { RateInfo } from './rate-headers.js';
 
 /** Where a bucket's limit came from; a later source of higher rank wins. */

@@ -1,9 +1,9 @@
 import Bottleneck from 'bottleneck';
-import type { Bucket } from '../api/enums.js';
+import type { Bucket } from '../../api/enums.js';
 import { BucketAccount } from './bucket.js';
 import type { BucketStore, StoreContext } from './bucket-store.js';
 import { installFastYield } from './fast-yield.js';
-import type { BucketState, LimitSource, LimiterOptions, Settlement } from './limiter-types.js';
+import type { BucketState, LimitSource, LimiterOptions, Settlement } from './types.js';
 import { type RateInfo, describedBuckets } from './rate-headers.js';
 
 /**

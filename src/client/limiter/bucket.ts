@@ -1,8 +1,8 @@
 import Bottleneck from 'bottleneck';
-import type { Bucket } from '../api/enums.js';
-import { type LimitSource, RANK } from './limiter-types.js';
+import type { Bucket } from '../../api/enums.js';
+import { type LimitSource, RANK } from './types.js';
 
-export { type LimitSource, RANK } from './limiter-types.js';
+export { type LimitSource, RANK } from './types.js';
 
 /**
  * One rate bucket of the key: a bottleneck reservoir plus the account that steers it.
