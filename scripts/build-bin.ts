@@ -28,7 +28,7 @@ export const BUNDLE_META = `${ROOT}dist/mcp-bundle.meta.json`;
  */
 async function publishedTools(): Promise<string> {
   const { ALL_TOOLS } = (await import(`${ROOT}dist/tools/index.js`)) as typeof import('../tools/index.js');
-  const { publishedTool } = (await import(`${ROOT}dist/src/mcp/runtime/publish.js`)) as typeof import('../src/mcp/runtime/publish.js');
+  const { publishedTool } = (await import(`${ROOT}dist/src/mcp/tool/publish.js`)) as typeof import('../src/mcp/tool/publish.js');
   return JSON.stringify(Object.fromEntries(ALL_TOOLS.map((t) => [t.name, publishedTool(t)])));
 }
 

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { publishedTool } from '../src/mcp/server.js';
-import { checkedInputSchema } from '../src/mcp/runtime/publish.js';
-import type { ToolDef } from '../src/mcp/runtime/tool.js';
+import { checkedInputSchema } from '../src/mcp/tool/publish.js';
+import type { ToolDef } from '../src/mcp/tool/define.js';
 import { ALL_TOOLS } from '../tools/index.js';
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../src/api/ids.js';
-import { defineTool } from '../src/mcp/runtime/tool.js';
-import { runConversation, runDownload } from '../src/mcp/view/conversation.js';
+import { defineTool } from '../src/mcp/tool/define.js';
+import { runConversation, runDownload } from '../src/mcp/reads/conversation.js';
 import { leadLink } from '../src/mcp/view/links.js';
 
 const message = z.looseObject({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, listOutput, objectOf, withEffects, writeOutput } from '../src/mcp/runtime/outputs.js';
+import { defineTool } from '../src/mcp/tool/define.js';
+import { listOf, listOutput, objectOf, withEffects, writeOutput } from '../src/mcp/tool/outputs.js';
 import { LEAD_STATUS_INPUT } from '../src/api/enums.js';
 import { leadResource } from '../src/api/resources.js';
 import { runProjected } from './support/project.js';

@@ -1,5 +1,5 @@
-import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, writeOutput } from '../src/mcp/runtime/outputs.js';
+import { defineTool } from '../src/mcp/tool/define.js';
+import { listOf, writeOutput } from '../src/mcp/tool/outputs.js';
 import { runWrite } from './support/write.js';
 
 export const noteTools = [

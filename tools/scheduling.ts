@@ -1,5 +1,5 @@
-import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOutput, objectOf } from '../src/mcp/runtime/outputs.js';
+import { defineTool } from '../src/mcp/tool/define.js';
+import { listOutput, objectOf } from '../src/mcp/tool/outputs.js';
 import { VIEW, viewOutput } from './support/compact.js';
 import { runProjected } from './support/project.js';
 import { runSlots } from './support/zone-time.js';

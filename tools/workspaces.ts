@@ -1,5 +1,5 @@
-import { defineTool } from '../src/mcp/runtime/tool.js';
-import { listOf, objectOf } from '../src/mcp/runtime/outputs.js';
+import { defineTool } from '../src/mcp/tool/define.js';
+import { listOf, objectOf } from '../src/mcp/tool/outputs.js';
 
 export const workspaceTools = [
   defineTool({

@@ -5,7 +5,7 @@
  */
 import pino from 'pino';
 import { ReplyInboxClient } from '../../src/client/index.js';
-import { DEFAULT_MAX_RESULT_BYTES } from '../../src/mcp/view/budget.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../../src/mcp/view/result-budget.js';
 import { type Cell, type Section, mcpSession, sandbox, UNMETERED } from './lib.js';
 
 type Result = Record<string, unknown>;

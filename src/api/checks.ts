@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Endpoint } from './endpoints.js';
+import type { Endpoint, WindowRule } from './endpoints.js';
 import { type WireCode, isDay } from './params.js';
 
 /**
@@ -64,21 +64,6 @@ export function checkBody(e: Endpoint, raw: unknown): Checked<unknown> {
   return refuse(idIssue ? 'invalid_id' : 'invalid_request', param ? `Body field '${param}': ${issue.message}.` : `Request body: ${issue.message}.`, param);
 }
 
-/**
- * A from/to window the service checks (insights, slots). `unit: 'day'` takes whole UTC days
- * with both ends included; `instant` takes a day (a `to` day includes itself) or a date-time.
- */
-export interface WindowRule {
-  readonly maxDays: number;
-  /** Beyond the cap: refused (insights are "never silently truncated") or clamped (slots). */
-  readonly over: 'refuse' | 'clamp';
-  readonly unit: 'day' | 'instant';
-  /** The window when a bound is left out: `back` ends now and reaches back; `forward` starts now. */
-  readonly defaultDays: number;
-  readonly runs: 'back' | 'forward';
-  /** The parameter a refusal names. */
-  readonly blame: 'from' | 'to';
-}
 
 /** The window searched: half-open instants, from <= t < to. */
 export interface SearchWindow {

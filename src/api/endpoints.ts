@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { TASK_REFUSED_FIELDS, bodies } from './bodies.js';
-import type { WindowRule } from './checks.js';
 import {
   type Bucket,
   DAILY_METRICS,
@@ -41,6 +40,22 @@ export type ApiErrorCode =
   | 'upstream_error';
 
 export type Toolset = 'workspaces' | 'leads' | 'conversations' | 'tasks' | 'notes' | 'meetings' | 'scheduling' | 'templates' | 'campaigns' | 'insights';
+
+/**
+ * A from/to window the service checks (insights, slots). `unit: 'day'` takes whole UTC days
+ * with both ends included; `instant` takes a day (a `to` day includes itself) or a date-time.
+ */
+export interface WindowRule {
+  readonly maxDays: number;
+  /** Beyond the cap: refused (insights are "never silently truncated") or clamped (slots). */
+  readonly over: 'refuse' | 'clamp';
+  readonly unit: 'day' | 'instant';
+  /** The window when a bound is left out: `back` ends now and reaches back; `forward` starts now. */
+  readonly defaultDays: number;
+  readonly runs: 'back' | 'forward';
+  /** The parameter a refusal names. */
+  readonly blame: 'from' | 'to';
+}
 
 /**
  * One endpoint of the v1 API. This table is the only place an endpoint is described: the

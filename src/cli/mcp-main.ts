@@ -92,7 +92,7 @@ async function runHttp(p: Parts): Promise<number> {
   // Keys from requests are checked by one shared probe before anything is built for them.
   const probe = auth.kind === 'bearer' ? new (await import('../client/key-probe.js')).KeyProbe(p.baseUrl, USER_AGENT) : undefined;
   // Loaded only in this mode: the HTTP transport (and the SDK's with it) costs start-up time over stdio.
-  const { serveHttp } = await import('../mcp/transport/http.js');
+  const { serveHttp } = await import('../mcp/transport/http/serve.js');
   const handle = await serveHttp({
     listen: c.http!,
     auth,

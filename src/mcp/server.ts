@@ -4,30 +4,32 @@ import type { Logger } from 'pino';
 import { ValidationError } from '../client/errors.js';
 import type { LimiterEvent } from '../client/index.js';
 import type { InboxAccess } from './context/access.js';
-import { splitArgs } from './runtime/call.js';
-import type { ApiCaller, ToolContext } from './runtime/tool-context.js';
+import { splitArgs } from './pipeline/split-args.js';
+import type { ApiCaller, ToolContext } from './tool/context.js';
 import { ToolError, argumentError, errorBody, errorResult, isUpstreamFailure, typed } from './errors.js';
-import { checkOutput, checkedApi } from './runtime/response-check.js';
-import { keepAlive } from './runtime/keep-alive.js';
+import { checkOutput, checkedApi } from './pipeline/response-check.js';
+import { keepAlive } from './pipeline/keep-alive.js';
 import { Fence } from './view/fence.js';
-import { itemBound, multiPageApi, multiPageSummary } from './runtime/multipage.js';
+import { multiPageApi, multiPageSummary } from './pipeline/multipage.js';
 import { Notices } from './notices.js';
 import { registerPrompts } from './context/prompts.js';
-import { type Hidden, type Selection, selectTools } from './runtime/registry.js';
+import { type Hidden, type Selection, selectTools } from './tool/registry.js';
 import { registerResources } from './context/resources.js';
-import { publishedTool } from './runtime/publish.js';
-import { RecentCreates, duplicateAnswer } from './runtime/duplicate-guard.js';
-import { Deleted } from './runtime/deleted.js';
-import { UserIds } from './runtime/user-ids.js';
+import { publishedTool } from './tool/publish.js';
+import { RecentCreates, duplicateAnswer } from './pipeline/duplicate-guard.js';
+import { Deleted } from './pipeline/deleted.js';
+import { UserIds } from './pipeline/user-ids.js';
 import { ScopeWatch } from './scope-watch.js';
 import { ownStrings } from './view/shape.js';
-import { DEFAULT_MAX_RESULT_BYTES, fitResult } from './view/budget.js';
-import { Continuation } from './runtime/continuation.js';
-import type { ToolDef, ToolOutput } from './runtime/tool.js';
+import { DEFAULT_MAX_RESULT_BYTES, fitResult } from './view/result-budget.js';
+import { Continuation } from './pipeline/continuation.js';
+import type { ToolDef } from './tool/define.js';
 import { confirmWrite } from './confirm/ask.js';
 import type { ConfirmMode } from './confirm/confirm.js';
 import type { InboxWatch } from './live/inbox-watch.js';
 import { Subscriptions } from './live/subscriptions.js';
+import { itemBound } from './tool/shared-args.js';
+import type { ToolOutput } from './view/output.js';
 
 /**
  * What every tool shares, said once here rather than in each tool's schema (the tool list
@@ -77,7 +79,7 @@ interface MeLike {
   workspaces?: { id: string; member_id?: string }[];
 }
 
-export { publishedTool } from './runtime/publish.js';
+export { publishedTool } from './tool/publish.js';
 
 /**
  * The MCP server. Tools are served from our own registry on the low-level server: the

@@ -65,7 +65,7 @@ function fileOf(module: string): string {
 }
 const SANDBOX = fileOf('dist/src/sandbox/index.js');
 const IOREDIS = '/node_modules/ioredis/';
-const HTTP = fileOf('dist/src/mcp/transport/http.js');
+const HTTP = fileOf('dist/src/mcp/transport/http/serve.js');
 /** The limiter's Redis side (store, shared limiter and buckets): loaded with --redis only. */
 const SHARED = [
   'dist/src/client/limiter/redis/limit-store.js',

@@ -2,12 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, LoggingMessageNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_ITEMS_BOUND } from '../../src/mcp/runtime/multipage.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../helpers/sandbox.js';
 import { stdioTransport } from '../helpers/processes.js';
 import { until } from '../helpers/until.js';
 import { BIN, type Relay, parseToolError, startRelay } from './helpers.js';
+import { MAX_ITEMS_BOUND } from '../../src/mcp/tool/shared-args.js';
 
 /**
  * Long work and what the client is told: multi-page list reads with progress and

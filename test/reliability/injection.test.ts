@@ -1,6 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRUCTURED_NOTE } from '../../src/mcp/view/budget.js';
+import { STRUCTURED_NOTE } from '../../src/mcp/view/result-budget.js';
 import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import type { LeadRec, MeetingRec, MessageRec } from '../../src/sandbox/store/types.js';

@@ -1,11 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DUPLICATE_WINDOW_MS } from '../../src/mcp/runtime/duplicate-guard.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
+import { DUPLICATE_WINDOW_MS } from '../../src/mcp/tool/shared-args.js';
 
 let sb: Sandbox;
 let client: Client;

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { LimiterState } from '../../src/client/index.js';
-import { PollBudget } from '../../src/mcp/live/budget.js';
+import { PollBudget } from '../../src/mcp/live/poll-budget.js';
 import { type InboxChange, InboxWatch, type WatchApi } from '../../src/mcp/live/inbox-watch.js';
 
 const log = pino({ level: 'silent' });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keepAlive } from '../../src/mcp/runtime/keep-alive.js';
+import { keepAlive } from '../../src/mcp/pipeline/keep-alive.js';
 
 describe('A call still running sends progress while it waits, if the client gave a progress token', () => {
   it('one notification per period, each higher than the last, and none after the call ends', async () => {

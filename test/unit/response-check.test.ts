@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidResponseError } from '../../src/mcp/errors.js';
-import { checkOutput, checkedApi } from '../../src/mcp/runtime/response-check.js';
+import { checkOutput, checkedApi } from '../../src/mcp/pipeline/response-check.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 
 const listLeads = ALL_TOOLS.find((t) => t.name === 'list_leads')!;

@@ -1,9 +1,9 @@
 import { endpoint } from '../../src/api/endpoints.js';
-import { splitArgs } from '../../src/mcp/runtime/call.js';
-import type { ToolContext } from '../../src/mcp/runtime/tool-context.js';
-import type { ToolOutput } from '../../src/mcp/runtime/tool.js';
+import { splitArgs } from '../../src/mcp/pipeline/split-args.js';
+import type { ToolContext } from '../../src/mcp/tool/context.js';
 import { oneLines, pageTable } from '../../src/mcp/view/lines.js';
 import { COMPACT, type CompactKind } from './compact.js';
+import type { ToolOutput } from '../../src/mcp/view/output.js';
 
 interface ViewArgs {
   view?: 'compact' | 'full';

@@ -1,7 +1,7 @@
-import type { ToolContext } from '../../src/mcp/runtime/tool-context.js';
-import type { ToolOutput } from '../../src/mcp/runtime/tool.js';
+import type { ToolContext } from '../../src/mcp/tool/context.js';
 import { textOf } from '../../src/mcp/view/shape.js';
 import { wallClock, zoneOffset } from '../../src/api/zone.js';
+import type { ToolOutput } from '../../src/mcp/view/output.js';
 
 /** An instant as local date-time with its offset in an IANA zone, e.g. 2026-11-23T10:00:00+01:00 (the same instant, readable). */
 export function inZone(instant: string, zone: string): string {

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ToolError } from '../errors.js';
-import type { ApiCaller } from '../runtime/tool-context.js';
-import type { ToolDef } from '../runtime/tool.js';
+import type { ApiCaller } from '../tool/context.js';
+import type { ToolDef } from '../tool/define.js';
 import { type ConfirmMode, asksFirst, declined, questionFor } from './confirm.js';
 
 /** A person may take their time; the SDK's default of 60 s would answer for them. */

@@ -1,7 +1,7 @@
-import type { ApiCaller } from '../runtime/tool-context.js';
-import type { ToolDef } from '../runtime/tool-types.js';
+import type { ApiCaller } from '../tool/context.js';
+import type { ToolDef } from '../tool/types.js';
 
-export type { ConfirmSpec } from '../runtime/tool-types.js';
+export type { ConfirmSpec } from '../tool/types.js';
 import { ToolError } from '../errors.js';
 import { neutralise } from '../view/fence.js';
 

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { isId, isWorkspaceSlug } from '../../api/ids.js';
-import type { ApiCaller } from '../runtime/tool-context.js';
+import type { ApiCaller } from '../tool/context.js';
 
 /** What resources, prompts and completions need of the server: the client and what GET /v1/me said. */
 export interface InboxAccess {

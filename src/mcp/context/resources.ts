@@ -6,12 +6,13 @@ import { htmlToText } from '../../api/text.js';
 import { readError } from '../errors.js';
 import { type InboxAccess, hasScope, leadIdOf, workspaceOr } from './access.js';
 import { completeLead, completeWorkspace } from './completions.js';
-import { type ShapedMessage, runConversation } from '../view/conversation.js';
+import { type ShapedMessage, runConversation } from '../reads/conversation.js';
 import { Fence, UNTRUSTED_NOTE } from '../view/fence.js';
 import { TEMPLATE, URI } from '../view/links.js';
-import { MAX_ITEMS_BOUND, readPages } from '../runtime/multipage.js';
+import { readPages } from '../pipeline/multipage.js';
 import { dropEmpty, fenceDeep } from '../view/shape.js';
-import { DEFAULT_MAX_RESULT_BYTES, fitResult, withinBudget } from '../view/budget.js';
+import { DEFAULT_MAX_RESULT_BYTES, fitResult, withinBudget } from '../view/result-budget.js';
+import { MAX_ITEMS_BOUND } from '../tool/shared-args.js';
 
 /** Leads in resources/list: one page of the newest, never a crawl of the inbox. */
 export const LISTED_LEADS = 20;

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { LimiterState } from '../../client/index.js';
 import { RATE_LIMITS } from '../../api/enums.js';
-import type { ApiCaller } from '../runtime/tool-context.js';
-import { PollBudget, WATCH_SHARE } from './budget.js';
+import type { ApiCaller } from '../tool/context.js';
+import { PollBudget, WATCH_SHARE } from './poll-budget.js';
 
 /** What the watch needs of the API client: calls, and its buckets' state to give way to tool calls. */
 export interface WatchApi extends ApiCaller {

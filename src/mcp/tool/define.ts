@@ -1,13 +1,11 @@
 import { z } from 'zod';
 import { type Endpoint, endpoint as endpointByName } from '../../api/endpoints.js';
 import { idSchema, workspaceSchema } from '../../api/ids.js';
-import { MULTI_PAGE_ARGS, isMultiPage } from './multipage.js';
 import { PARAM_DOCS } from './param-docs.js';
-import { DUPLICATE_ARGS, isGuardedCreate } from './duplicate-guard.js';
-import { userOrMemberId } from './user-ids.js';
-import type { ToolDef, ToolSpec } from './tool-types.js';
+import type { ToolDef, ToolSpec } from './types.js';
+import { MULTI_PAGE_ARGS, isMultiPage, DUPLICATE_ARGS, isGuardedCreate, userOrMemberId } from './shared-args.js';
 
-export type { ConfirmSpec, ToolDef, ToolOutput, ToolSpec } from './tool-types.js';
+export type { ConfirmSpec, ToolDef, ToolSpec } from './types.js';
 
 /** Build the strict input schema from the endpoint table: path ids, query params, body fields. */
 // biome-ignore lint/suspicious/noExplicitAny: only the docs of the spec are read, whatever its arguments

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { htmlToText } from '../../api/text.js';
 import { notFound } from '../errors.js';
-import type { ToolContext } from '../runtime/tool-context.js';
-import { type Fence, UNTRUSTED_NOTE } from './fence.js';
-import type { ToolOutput } from '../runtime/tool.js';
+import type { ToolContext } from '../tool/context.js';
+import { type Fence, UNTRUSTED_NOTE } from '../view/fence.js';
+import type { ToolOutput } from '../view/output.js';
 
 interface ApiMessage {
   id: string;

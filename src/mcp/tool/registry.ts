@@ -1,5 +1,5 @@
 import type { Toolset } from '../../api/endpoints.js';
-import type { ToolDef } from './tool.js';
+import type { ToolDef } from './define.js';
 
 export interface Selection {
   /** Areas to serve; default all. */

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { annotationsFor } from './annotations.js';
-import type { ToolDef } from './tool.js';
+import type { ToolDef } from './define.js';
 
 /** A tool as tools/list publishes it. */
 export type PublishedTool = Tool & {

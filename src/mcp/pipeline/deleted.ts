@@ -1,6 +1,6 @@
 import { ApiError } from '../../client/errors.js';
 import type { Endpoint } from '../../api/endpoints.js';
-import type { ToolOutput } from './tool.js';
+import type { ToolOutput } from '../view/output.js';
 
 /**
  * What this server deleted, so that a repeated delete says "already deleted" instead of the

@@ -1,11 +1,5 @@
-import { z } from 'zod';
 import { ValidationError } from '../../client/errors.js';
 import { isId } from '../../api/ids.js';
-
-/** An argument that takes a one-part user id, published so that a member id passes too; the server maps it. */
-export const userOrMemberId = z
-  .string()
-  .refine((v) => isId('user', v) || isId('member', v), { message: 'must be a user id (usr_abc) or a member id of this workspace (usr_abc_def)' });
 
 interface MeLike {
   owner?: { id?: string };

@@ -5,17 +5,17 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { type JSONRPCMessage, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { ApiError, type CallResult, type LimiterEvent } from '../../client/index.js';
-import { AuthFailures } from './http/auth-failures.js';
-import { type Credential, type HttpAuth, credentialOf } from './http/auth.js';
-import { DEFAULT_MAX_BODY_BYTES, readBody } from './http/body.js';
-import { type ClosableClient, KeyClients } from './http/clients.js';
-import { refusedHostOrOrigin } from './http/guard.js';
-import type { Listen } from './http/listen.js';
-import { Sessions } from './http/sessions.js';
-import { InFlight, drainCalls } from './in-flight.js';
-import { vetLine } from './jsonrpc-guard.js';
-import type { InboxServer } from '../server.js';
+import { ApiError, type CallResult, type LimiterEvent } from '../../../client/index.js';
+import { AuthFailures } from './auth-failures.js';
+import { type Credential, type HttpAuth, credentialOf } from './auth.js';
+import { DEFAULT_MAX_BODY_BYTES, readBody } from './body.js';
+import { type ClosableClient, KeyClients } from './clients.js';
+import { refusedHostOrOrigin } from './guard.js';
+import type { Listen } from './listen.js';
+import { Sessions } from './sessions.js';
+import { InFlight, drainCalls } from '../in-flight.js';
+import { vetLine } from '../jsonrpc-guard.js';
+import type { InboxServer } from '../../server.js';
 
 export interface HttpServeOptions<C extends ClosableClient> {
   listen: Listen;

@@ -1,29 +1,7 @@
-import { z } from 'zod';
 import type { CallOptions, CallResult, PageProgress } from '../../client/index.js';
 import { isReplyInboxError } from '../../client/errors.js';
 import { paginate } from '../../client/paginate.js';
-import type { Endpoint } from '../../api/endpoints.js';
-import type { ApiCaller } from './tool-context.js';
-
-/** The most items one multi-page read returns: 5 pages of 200, a few seconds of the read budget. */
-export const MAX_ITEMS_BOUND = 1_000;
-
-/** The arguments every pageable list tool takes, besides the endpoint's own. */
-export const MULTI_PAGE_ARGS = {
-  max_items: z.number().int().min(1).max(MAX_ITEMS_BOUND).optional().describe('Max items, over pages.'),
-  all: z.boolean().optional().describe('true: read to the end.'),
-} as const;
-
-/** Pageable list reads: a list endpoint with a cursor. */
-export function isMultiPage(e: Endpoint): boolean {
-  return e.returns === 'list' && !e.write && 'cursor' in e.query;
-}
-
-/** How many items the arguments ask for, or undefined for the ordinary one-page call. */
-export function itemBound(args: { max_items?: number; all?: boolean }): number | undefined {
-  if (args.max_items !== undefined) return args.max_items;
-  return args.all === true ? MAX_ITEMS_BOUND : undefined;
-}
+import type { ApiCaller } from '../tool/context.js';
 
 export interface MultiPageEnvelope {
   object: 'list';

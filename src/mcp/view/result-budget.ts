@@ -1,7 +1,7 @@
 import { ToolError } from '../errors.js';
-import type { ToolOutput } from '../runtime/tool.js';
 import type { Fence } from './fence.js';
 import { type FenceState, fenceDeep, textOf } from './shape.js';
+import type { ToolOutput } from './output.js';
 
 /**
  * The default budget of one tool result or resource read: 24 KiB (24,576 bytes) of text,

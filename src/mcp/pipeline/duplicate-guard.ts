@@ -1,19 +1,5 @@
-import { z } from 'zod';
-import type { Endpoint } from '../../api/endpoints.js';
-import type { ToolOutput } from './tool-types.js';
-
-/** How long a create that succeeded keeps an identical call from creating again. */
-export const DUPLICATE_WINDOW_MS = 10 * 60_000;
-
-/** The argument every guarded create takes, besides the endpoint's own. */
-export const DUPLICATE_ARGS = {
-  allow_duplicate: z.boolean().optional().describe('true: create even if the same call just did.'),
-} as const;
-
-/** A write that creates anew each time it is repeated (the API's POST creates; it is not idempotent). */
-export function isGuardedCreate(e: Endpoint): boolean {
-  return e.write && !e.idempotent;
-}
+import { DUPLICATE_WINDOW_MS } from '../tool/shared-args.js';
+import type { ToolOutput } from '../view/output.js';
 
 interface Earlier {
   at: number;
