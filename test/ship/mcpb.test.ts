@@ -7,20 +7,20 @@ import { ALL_TOOLS } from '../../tools/index.js';
 import { ROOT, run, startServer } from './helpers.js';
 
 /**
- * `npm run bundle` is tsc then scripts/bundle.ts; the global setup already built dist/, so
+ * `npm run mcpb` is tsc then scripts/mcpb.ts; the global setup already built dist/, so
  * the test packs with the script alone, unpacks with mcpb and starts the entry point the
  * way a host does: the manifest's command and args, ${__dirname} and ${user_config.*} filled in.
  */
 const MCPB = join(ROOT, 'node_modules', '.bin', 'mcpb');
-const scratch = mkdtempSync(join(tmpdir(), 'bundle-test-'));
+const scratch = mkdtempSync(join(tmpdir(), 'mcpb-test-'));
 const file = join(scratch, 'reply-inbox-mcp.mcpb');
 const unpacked = join(scratch, 'unpacked');
 let sandbox: Sandbox;
 let manifest: any;
 
 beforeAll(async () => {
-  const packed = await run(process.execPath, ['--import', 'tsx', 'scripts/bundle.ts', '--out', file], { timeoutMs: 60_000 });
-  if (packed.code !== 0) throw new Error(`bundle.ts failed: ${packed.stderr}`);
+  const packed = await run(process.execPath, ['--import', 'tsx', 'scripts/mcpb.ts', '--out', file], { timeoutMs: 60_000 });
+  if (packed.code !== 0) throw new Error(`mcpb.ts failed: ${packed.stderr}`);
   const un = await run(MCPB, ['unpack', file, unpacked]);
   if (un.code !== 0) throw new Error(`mcpb unpack failed: ${un.stderr}${un.stdout}`);
   manifest = JSON.parse(readFileSync(join(unpacked, 'manifest.json'), 'utf8'));
@@ -42,7 +42,7 @@ function hostConfig(userConfig: Record<string, string>): { args: string[]; env: 
   return { args: (manifest.server.mcp_config.args as string[]).map(fill), env };
 }
 
-describe('npm run bundle packs a .mcpb', () => {
+describe('npm run mcpb packs a .mcpb', () => {
   it("holds the repository's manifest, the built server and production dependencies only", () => {
     expect(manifest).toEqual(JSON.parse(readFileSync(join(ROOT, 'manifest.json'), 'utf8')));
     const all = files(unpacked);

@@ -7,10 +7,10 @@ import { packExtension } from '@anthropic-ai/mcpb/cli';
 import { packageVersion } from './gen-manifest.js';
 
 /**
- * `npm run bundle`: an MCP Bundle (.mcpb) for Claude Desktop and other hosts. The bundle is
+ * `npm run mcpb`: an MCP Bundle (.mcpb) for Claude Desktop and other hosts. The bundle is
  * a zip of manifest.json, the built server and its production dependencies only, so it
  * runs with the host's Node and nothing to install. Expects dist/ to be built (the npm
- * script builds first). Usage: bundle.ts [--out FILE].
+ * script builds first). Usage: mcpb.ts [--out FILE].
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Beyond mcpb's own exclusions (maps, .d.ts, lockfiles): TypeScript sources and docs of dependencies, which Node never loads. */
 const IGNORE = ['node_modules/**/*.ts', 'node_modules/**/*.mts', 'node_modules/**/*.cts', 'node_modules/**/*.md'];
 
-export const DEFAULT_BUNDLE = join(ROOT, 'dist', `reply-inbox-mcp-${packageVersion()}.mcpb`);
+export const DEFAULT_MCPB = join(ROOT, 'dist', `reply-inbox-mcp-${packageVersion()}.mcpb`);
 
 /** Directories of the production dependency tree, as npm resolved them here. */
 function productionPackages(): string[] {
@@ -46,8 +46,8 @@ function stage(dir: string): void {
   }
 }
 
-export async function bundle(out: string = DEFAULT_BUNDLE): Promise<{ file: string; bytes: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'reply-inbox-bundle-'));
+export async function packMcpb(out: string = DEFAULT_MCPB): Promise<{ file: string; bytes: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'reply-inbox-mcpb-'));
   try {
     stage(dir);
     const ok = await packExtension({ extensionPath: dir, outputPath: out, silent: true });
@@ -60,7 +60,7 @@ export async function bundle(out: string = DEFAULT_BUNDLE): Promise<{ file: stri
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const i = process.argv.indexOf('--out');
-  const out = i > 0 && process.argv[i + 1] ? resolve(process.argv[i + 1]!) : DEFAULT_BUNDLE;
-  const { file, bytes } = await bundle(out);
+  const out = i > 0 && process.argv[i + 1] ? resolve(process.argv[i + 1]!) : DEFAULT_MCPB;
+  const { file, bytes } = await packMcpb(out);
   process.stdout.write(`${relative(process.cwd(), file) || file}: ${(bytes / 1024 / 1024).toFixed(2)} MiB (${bytes} bytes) in ${dirname(file)}\n`);
 }
