@@ -10,8 +10,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startSandbox } from '../src/sandbox/index.js';
-import { INITIALIZE, type HttpBinary, mcpHeaders, raw, startHttpBinary } from '../test/e2e/http-helpers.js';
-import { TEST_NOW } from '../test/helpers/sandbox.js';
+import { INITIALIZE, type HttpBinary, mcpHeaders, raw, startHttpBinary } from './harness/http.js';
+import { TEST_NOW } from './harness/sandbox.js';
 
 /** The growth the issue allows for 3,000 made-up keys. */
 export const RSS_BUDGET_MB = 100;

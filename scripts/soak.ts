@@ -14,10 +14,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SANDBOX_KEYS, startSandbox } from '../src/sandbox/index.js';
 import { SPECIAL_EMAILS } from '../src/sandbox/seed/leads.js';
 import { TOOL_ENDPOINTS } from '../src/api/endpoints.js';
-import { type GatewayFault, startGateway } from '../test/helpers/gateway.js';
-import { TEST_NOW } from '../test/helpers/sandbox.js';
+import { type GatewayFault, startGateway } from './harness/gateway.js';
+import { TEST_NOW } from './harness/sandbox.js';
 import { keysBroken, madeUpKeysRun } from './soak-keys.js';
-import { countDuplicates, firstText, fuzzTools, runWorkload, secretsIn, startRelay, startSession } from '../test/reliability/helpers.js';
+import { countDuplicates, firstText, fuzzTools, runWorkload, secretsIn, startRelay, startSession } from './harness/reliability/helpers.js';
 
 const { values } = parseArgs({
   options: {

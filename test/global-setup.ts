@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { RUN_MARK, markedProcesses } from './helpers/processes.js';
+import { RUN_MARK, markedProcesses } from '../scripts/harness/processes.js';
 
 /**
  * e2e tests spawn the built binaries: emit dist and bundle the server's binary once before

@@ -5,8 +5,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { connectHttp, startHttpBinary } from '../../test/e2e/http-helpers.js';
-import { startRedis } from '../../test/helpers/redis.js';
+import { connectHttp, startHttpBinary } from '../harness/http.js';
+import { startRedis } from '../harness/redis.js';
 import { RATE_LIMITS } from '../../src/api/enums.js';
 import { type Section, sandbox } from './lib.js';
 

@@ -64,7 +64,6 @@ export function checkBody(e: Endpoint, raw: unknown): Checked<unknown> {
   return refuse(idIssue ? 'invalid_id' : 'invalid_request', param ? `Body field '${param}': ${issue.message}.` : `Request body: ${issue.message}.`, param);
 }
 
-
 /** The window searched: half-open instants, from <= t < to. */
 export interface SearchWindow {
   readonly fromMs: number;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/client/index.js';
 import { sandboxBehindGateway } from '../helpers/behind-gateway.js';
-import type { GatewayFault } from '../helpers/gateway.js';
+import type { GatewayFault } from '../../scripts/harness/gateway.js';
 import { client, sandbox } from './helpers.js';
 
 const env = sandboxBehindGateway(() => sandbox());

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, DEFAULT_BODY_LIMITS } from '../../src/client/index.js';
 import { sandboxBehindGateway } from '../helpers/behind-gateway.js';
-import { streamBody } from '../helpers/gateway.js';
+import { streamBody } from '../../scripts/harness/gateway.js';
 import { client, sandbox } from './helpers.js';
 
 const MB = 1024 * 1024;

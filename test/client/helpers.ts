@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { createLogger } from '../../src/log.js';
 import { type ClientOptions, type LimiterEvent, ReplyInboxClient } from '../../src/client/index.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 
 /** The admin key's id inside the sandbox (its limits are kept per key id). */
 export const ADMIN_KEY_ID = 'key_admin001';

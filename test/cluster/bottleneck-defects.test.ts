@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LimiterOptions, SPEC_FIGURES, type Settlement } from '../../src/client/limiter/limiter.js';
 import { RedisLimitStore } from '../../src/client/limiter/redis/limit-store.js';
 import { SharedLimiter } from '../../src/client/limiter/redis/shared-limiter.js';
-import { spawnTracked } from '../helpers/processes.js';
-import { type TestRedis, startRedis } from '../helpers/redis.js';
+import { spawnTracked } from '../../scripts/harness/processes.js';
+import { type TestRedis, startRedis } from '../../scripts/harness/redis.js';
 
 let redis: TestRedis;
 beforeAll(async () => {

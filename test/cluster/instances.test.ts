@@ -5,8 +5,8 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { ADMIN_KEY_ID, atWindowStart, sandbox } from '../client/helpers.js';
 import { RedisLimitStore } from '../../src/client/limiter/redis/limit-store.js';
 import { callOk, startMcp } from '../e2e/helpers.js';
-import { type HttpBinary, connectHttp, startHttpBinary } from '../e2e/http-helpers.js';
-import { type TestRedis, startRedis } from '../helpers/redis.js';
+import { type HttpBinary, connectHttp, startHttpBinary } from '../../scripts/harness/http.js';
+import { type TestRedis, startRedis } from '../../scripts/harness/redis.js';
 
 /**
  * The spec's 120 reads per window, the window shortened to 2 s (whole seconds: x-ratelimit-reset

@@ -3,7 +3,7 @@ import { ReplyInboxClient } from '../../src/client/index.js';
 import { RedisLimitStore } from '../../src/client/limiter/redis/limit-store.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ADMIN_KEY_ID, atWindowStart, sandbox } from '../client/helpers.js';
-import { type TestRedisCluster, startRedisCluster } from '../helpers/redis.js';
+import { type TestRedisCluster, startRedisCluster } from '../../scripts/harness/redis.js';
 
 const WINDOW = 1000;
 const READ = 30;

@@ -5,8 +5,8 @@ import { SharedLimiter } from '../../src/client/limiter/redis/shared-limiter.js'
 import { SPEC_FIGURES, type Settlement } from '../../src/client/limiter/types.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ADMIN_KEY_ID, sandbox } from '../client/helpers.js';
-import { startHttpBinary } from '../e2e/http-helpers.js';
-import { type TestRedis, startRedis } from '../helpers/redis.js';
+import { startHttpBinary } from '../../scripts/harness/http.js';
+import { type TestRedis, startRedis } from '../../scripts/harness/redis.js';
 
 let sb: Sandbox;
 /** Requests of the admin key the sandbox counted. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApi, startTestApi } from '../helpers/sandbox.js';
+import { type TestApi, startTestApi } from '../../scripts/harness/sandbox.js';
 
 let api: TestApi;
 beforeAll(async () => {

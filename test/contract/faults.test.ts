@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
-import { type TestApi, startTestApi } from '../helpers/sandbox.js';
+import { type TestApi, startTestApi } from '../../scripts/harness/sandbox.js';
 
 let api: TestApi | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadResource, leadTagResource, memberResource, replyResource } from '../../src/api/resources.js';
 import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
-import { type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';
+import { type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
 
 const WS = '/v1/workspaces/acme';
 let api: TestApi;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
-import { type RequestOptions, type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';
+import { type RequestOptions, type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
 
 const LEADS = '/v1/workspaces/acme/leads';
 let api: TestApi;

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApi, startTestApi } from '../helpers/sandbox.js';
+import { type TestApi, startTestApi } from '../../scripts/harness/sandbox.js';
 
 const N = 100_000;
 let api: TestApi;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENUMS } from '../../src/api/enums.js';
 import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
-import { TEST_NOW, type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';
+import { TEST_NOW, type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
 
 const LEADS = 500;
 let api: TestApi;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadPriorityUpdateResource, leadResource } from '../../src/api/resources.js';
-import { type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';
+import { type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
 
 const WS = '/v1/workspaces/acme';
 let api: TestApi;

@@ -4,7 +4,7 @@ import { isId } from '../../src/api/ids.js';
 import { meetingResource } from '../../src/api/resources.js';
 import { compareKeys } from '../../src/sandbox/paging.js';
 import type { MeetingRec } from '../../src/sandbox/store/types.js';
-import { type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';
+import { type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
 
 const WS = '/v1/workspaces/acme';
 let api: TestApi;

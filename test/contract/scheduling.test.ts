@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isId } from '../../src/api/ids.js';
 import { availabilityResource, eventTypeResource } from '../../src/api/resources.js';
-import { type TestApi, readAll, startTestApi } from '../helpers/sandbox.js';
+import { type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
 
 const WS = '/v1/workspaces/acme';
 const DAY = 86_400_000;

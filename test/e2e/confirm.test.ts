@@ -3,9 +3,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type RelayedMcp, callErr, callOk, startRelay, parseToolError, runBinary, startRelayedMcp } from './helpers.js';
-import { startHttpBinary } from './http-helpers.js';
+import { startHttpBinary } from '../../scripts/harness/http.js';
 
 /**
  * Consequential writes ask the person first (elicitation/create) when the client can ask.

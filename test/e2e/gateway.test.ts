@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { sandboxBehindGateway } from '../helpers/behind-gateway.js';
-import { streamBody } from '../helpers/gateway.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
+import { streamBody } from '../../scripts/harness/gateway.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type McpSession, callErr, callOk, startMcp } from './helpers.js';
 
 /** The binary talks to the sandbox through a gateway that can lose an answer or serve a huge one. */

@@ -3,12 +3,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { BIN, cleanEnv, spawnTracked, stdioTransport } from '../helpers/processes.js';
-import { type Relay, startRelay } from '../helpers/relay.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import { BIN, cleanEnv, spawnTracked, stdioTransport } from '../../scripts/harness/processes.js';
+import { type Relay, startRelay } from '../../scripts/harness/relay.js';
 
-export { BIN, cleanEnv } from '../helpers/processes.js';
-export { type Relay, startRelay } from '../helpers/relay.js';
+export { BIN, cleanEnv } from '../../scripts/harness/processes.js';
+export { type Relay, startRelay } from '../../scripts/harness/relay.js';
 /** The names the e2e tests knew the relay by, kept while branches written against them land. */
 
 export interface McpSession {

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { spawnTracked } from '../helpers/processes.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { type HttpBinary, startHttpBinary } from './http-helpers.js';
+import { spawnTracked } from '../../scripts/harness/processes.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import { type HttpBinary, startHttpBinary } from '../../scripts/harness/http.js';
 
 const CONFORMANCE = fileURLToPath(new URL('../../node_modules/@modelcontextprotocol/conformance/dist/index.js', import.meta.url));
 

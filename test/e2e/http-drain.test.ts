@@ -1,8 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { INITIALIZE, connectHttp, mcpHeaders, raw, startHttpBinary } from './http-helpers.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import { INITIALIZE, connectHttp, mcpHeaders, raw, startHttpBinary } from '../../scripts/harness/http.js';
 
 let sb: Sandbox;
 beforeAll(async () => {

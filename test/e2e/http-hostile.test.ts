@@ -1,9 +1,9 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type Relay, startRelay, runBinary } from './helpers.js';
-import { type HttpBinary, INITIALIZE, mcpHeaders, raw, startHttpBinary } from './http-helpers.js';
+import { type HttpBinary, INITIALIZE, mcpHeaders, raw, startHttpBinary } from '../../scripts/harness/http.js';
 
 /** Callers who mean harm: made-up keys, key guessing, one key hoarding sessions, endless bodies, hostile JSON-RPC. */
 let sb: Sandbox;

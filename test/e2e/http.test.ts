@@ -3,9 +3,9 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type Relay, startRelay, runBinary } from './helpers.js';
-import { type HttpBinary, INITIALIZE, connectHttp, mcpHeaders, raw, startHttpBinary } from './http-helpers.js';
+import { type HttpBinary, INITIALIZE, connectHttp, mcpHeaders, raw, startHttpBinary } from '../../scripts/harness/http.js';
 
 let sb: Sandbox;
 let relay: Relay;

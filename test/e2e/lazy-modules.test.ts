@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS, type Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../client/helpers.js';
-import { type TestRedis, startRedis } from '../helpers/redis.js';
+import { type TestRedis, startRedis } from '../../scripts/harness/redis.js';
 import { BIN, cleanEnv } from './helpers.js';
 
 const TRACER = fileURLToPath(new URL('../helpers/trace-modules.mjs', import.meta.url));

@@ -3,9 +3,9 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type Relay, type McpSession, startRelay, startMcp } from './helpers.js';
-import { type HttpBinary, connectHttp, startHttpBinary } from './http-helpers.js';
+import { type HttpBinary, connectHttp, startHttpBinary } from '../../scripts/harness/http.js';
 
 /**
  * A live inbox: a client subscribes to leads, a lead and its conversation; a lead replies in

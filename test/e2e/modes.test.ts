@@ -6,7 +6,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type Relay, type McpSession, callErr, callOk, startRelay, parseToolError, rawSession, runBinary, startMcp, toolNames } from './helpers.js';
 
 const WRITE_TOOLS = ALL_TOOLS.filter((t) => t.endpoint.write)

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS } from '../../src/sandbox/index.js';
-import { SANDBOX_BIN, spawnTracked } from '../helpers/processes.js';
+import { SANDBOX_BIN, spawnTracked } from '../../scripts/harness/processes.js';
 
 function run(args: string[]) {
   const child = spawnTracked(process.execPath, [SANDBOX_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });

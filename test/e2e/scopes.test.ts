@@ -4,8 +4,8 @@ import { type CallToolResult, LoggingMessageNotificationSchema, ToolListChangedN
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { stdioTransport } from '../helpers/processes.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import { stdioTransport } from '../../scripts/harness/processes.js';
 import { until } from '../helpers/until.js';
 import { BIN, type Relay, parseToolError, startRelay } from './helpers.js';
 

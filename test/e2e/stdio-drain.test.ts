@@ -2,10 +2,10 @@ import { once } from 'node:events';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { spawnTracked } from '../helpers/processes.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
+import { spawnTracked } from '../../scripts/harness/processes.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { BIN, cleanEnv, parseToolError } from './helpers.js';
-import { connectHttp, raw, startHttpBinary } from './http-helpers.js';
+import { connectHttp, raw, startHttpBinary } from '../../scripts/harness/http.js';
 
 /** Shutdown answers what was taken: over stdio as over HTTP, and a call that never left its queue says so. */
 const WINDOW_MS = 5_000;

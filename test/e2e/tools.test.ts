@@ -5,7 +5,7 @@ import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/inde
 import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
 import { LEAD_TRIAGE_FIELDS } from '../../tools/leads.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type Relay, type McpSession, type Ok, callErr, callOk, startRelay, expectWriteEffects, startMcp, toolNames } from './helpers.js';
 
 /**

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS, type Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../client/helpers.js';
-import { BIN, stdioTransport } from '../helpers/processes.js';
+import { BIN, stdioTransport } from '../../scripts/harness/processes.js';
 
 const PRELOAD = fileURLToPath(new URL('../helpers/heap-spaces.cjs', import.meta.url));
 /** The server without its launcher: the same code, with V8's default young generation. */

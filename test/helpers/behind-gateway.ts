@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { type Gateway, startGateway } from './gateway.js';
+import { type Gateway, startGateway } from '../../scripts/harness/gateway.js';
 
 /** A sandbox with a gateway before it, for one test file: started before its tests, closed after. */
 export function sandboxBehindGateway(start: () => Promise<Sandbox>): { readonly sb: Sandbox; readonly gw: Gateway } {

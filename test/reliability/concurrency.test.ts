@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { RATE_LIMITS } from '../../src/api/enums.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { type Outcome, type Session, startSession } from './helpers.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import { type Outcome, type Session, startSession } from '../../scripts/harness/reliability/helpers.js';
 
 /**
  * Limits: "Concurrency: 4 requests in flight per key". The sandbox keeps the spec's cap

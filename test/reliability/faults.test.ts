@@ -2,8 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { type DuplicateReport, type Session, type WorkloadReport, countDuplicates, runWorkload, secretsIn, startSession } from './helpers.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import {
+  type DuplicateReport,
+  type Session,
+  type WorkloadReport,
+  countDuplicates,
+  runWorkload,
+  secretsIn,
+  startSession,
+} from '../../scripts/harness/reliability/helpers.js';
 
 /**
  * 2,000 tool calls through the MCP binary over stdio against a sandbox that drops one

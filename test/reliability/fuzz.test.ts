@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import {
   type FuzzReport,
   type Relay,
@@ -15,7 +15,7 @@ import {
   secretsIn,
   startRelay,
   startSession,
-} from './helpers.js';
+} from '../../scripts/harness/reliability/helpers.js';
 
 /**
  * Property-based fuzzing of every tool's arguments, generated from the input schema that

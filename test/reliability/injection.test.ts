@@ -4,8 +4,8 @@ import { STRUCTURED_NOTE } from '../../src/mcp/view/result-budget.js';
 import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import type { LeadRec, MeetingRec, MessageRec } from '../../src/sandbox/store/types.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { INVISIBLE_OR_BIDI, type Outcome, type Session, fencesOf, startSession, unfenced } from './helpers.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import { INVISIBLE_OR_BIDI, type Outcome, type Session, fencesOf, startSession, unfenced } from '../../scripts/harness/reliability/helpers.js';
 
 /**
  * Hostile fixtures: every field an outsider writes (a lead's name, title, company, the

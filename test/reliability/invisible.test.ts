@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HIDDEN_MARK } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import type { LeadRec, MessageRec } from '../../src/sandbox/store/types.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { type Session, fencesOf, startSession, unfenced } from './helpers.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import { type Session, fencesOf, startSession, unfenced } from '../../scripts/harness/reliability/helpers.js';
 
 /**
  * Invisible text: an instruction spelled in Unicode tag characters (65 of them), variation

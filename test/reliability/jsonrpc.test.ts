@@ -2,9 +2,9 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { BIN, cleanEnv, spawnTracked } from '../helpers/processes.js';
-import { secretsIn } from './helpers.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import { BIN, cleanEnv, spawnTracked } from '../../scripts/harness/processes.js';
+import { secretsIn } from '../../scripts/harness/reliability/helpers.js';
 
 /**
  * Malformed JSON-RPC written straight to the binary's stdin, between well-formed

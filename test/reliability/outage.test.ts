@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { runBinary } from '../e2e/helpers.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { type Canned, type Outcome, type Relay, type Session, secretsIn, startRelay, startSession } from './helpers.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import { type Canned, type Outcome, type Relay, type Session, secretsIn, startRelay, startSession } from '../../scripts/harness/reliability/helpers.js';
 
 /**
  * The API misbehaving under a running server: gone and back on the same port, refusing

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplyInboxClient } from '../../src/client/index.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import type { LeadRec } from '../../src/sandbox/store/types.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { type Relay, type Session, startRelay, startSession } from './helpers.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import { type Relay, type Session, startRelay, startSession } from '../../scripts/harness/reliability/helpers.js';
 
 /**
  * An API that echoes the key back in every disguise a naive redaction misses: URL-encoded,

@@ -5,8 +5,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS, type SandboxKeyName } from '../../src/sandbox/index.js';
 import { buildStore } from '../../src/sandbox/seed/index.js';
 import { runBinary } from '../e2e/helpers.js';
-import { TEST_NOW } from '../helpers/sandbox.js';
-import { type Relay, type SandboxProcess, type Session, SECRETS, secretsIn, startRelay, startSandboxProcess, startSession } from './helpers.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import {
+  type Relay,
+  type SandboxProcess,
+  type Session,
+  SECRETS,
+  secretsIn,
+  startRelay,
+  startSandboxProcess,
+  startSession,
+} from '../../scripts/harness/reliability/helpers.js';
 
 /**
  * Authentication rule 2 (the secret is shown once and stored hashed) and rule 10 (the

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { spawnTracked, stdioTransport } from '../helpers/processes.js';
+import { spawnTracked, stdioTransport } from '../../scripts/harness/processes.js';
 
 /** The repository root, where package.json, manifest.json and the scripts live. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { RUN_MARK, cleanEnv, markedProcesses, spawnTracked, testEnded, testStarted } from '../helpers/processes.js';
+import { RUN_MARK, cleanEnv, markedProcesses, spawnTracked, testEnded, testStarted } from '../../scripts/harness/processes.js';
 
 const IDLE = ['-e', 'setInterval(() => {}, 1000)'];
 

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { BIN, cleanEnv, spawnTracked } from '../helpers/processes.js';
+import { BIN, cleanEnv, spawnTracked } from './processes.js';
 
 export interface HttpBinary {
   /** The MCP endpoint the binary printed, e.g. http://127.0.0.1:PORT/mcp. */

@@ -1,4 +1,4 @@
-import { SANDBOX_KEYS } from '../../src/sandbox/seed/keys.js';
+import { SANDBOX_KEYS } from '../../../src/sandbox/seed/keys.js';
 
 /* Scanners of answers: key secrets, fenced blocks, invisible characters. */
 

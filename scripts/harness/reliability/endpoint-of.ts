@@ -1,5 +1,5 @@
-import { ENDPOINTS, type Endpoint } from '../../src/api/endpoints.js';
-import { isId, isWorkspaceSlug } from '../../src/api/ids.js';
+import { ENDPOINTS, type Endpoint } from '../../../src/api/endpoints.js';
+import { isId, isWorkspaceSlug } from '../../../src/api/ids.js';
 
 const TEMPLATES = ENDPOINTS.map((e) => ({
   e,

@@ -1,5 +1,5 @@
-import { Rng } from '../../src/sandbox/rng.js';
-import type { Store } from '../../src/sandbox/store/store.js';
+import { Rng } from '../../../src/sandbox/rng.js';
+import type { Store } from '../../../src/sandbox/store/store.js';
 import { secretsIn } from './scan.js';
 import type { Outcome, Session } from './session.js';
 

@@ -1,8 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import fc from 'fast-check';
-import { ID_PREFIXES, type IdKind } from '../../src/api/ids.js';
-import type { Relay } from '../helpers/relay.js';
+import { ID_PREFIXES, type IdKind } from '../../../src/api/ids.js';
+import type { Relay } from '../relay.js';
 import { endpointOf } from './endpoint-of.js';
 import { secretsIn } from './scan.js';
 import type { Session } from './session.js';

@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { ToolErrorBody } from '../../src/mcp/errors.js';
-import { BIN, stdioTransport } from '../helpers/processes.js';
+import type { ToolErrorBody } from '../../../src/mcp/errors.js';
+import { BIN, stdioTransport } from '../processes.js';
 
 /* An MCP session over stdio that reports every kind of answer, judged against the published schemas. */
 

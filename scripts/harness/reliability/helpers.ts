@@ -3,9 +3,9 @@
  * kind of answer, a recording relay, endpoint matching, secret and fence scanners, the
  * mixed fault workload and the fuzz arguments built from published schemas.
  */
-export { BIN, cleanEnv } from '../helpers/processes.js';
-export { type Canned, type Relay, type Seen, startRelay } from '../helpers/relay.js';
-export { type SandboxProcess, startSandboxProcess } from '../helpers/sandbox-process.js';
+export { BIN, cleanEnv } from '../processes.js';
+export { type Canned, type Relay, type Seen, startRelay } from '../relay.js';
+export { type SandboxProcess, startSandboxProcess } from '../sandbox-process.js';
 export * from './endpoint-of.js';
 export * from './fuzz-cases.js';
 export * from './scan.js';
