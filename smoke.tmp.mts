@@ -1,0 +1,24 @@
+import { chromium } from 'playwright-core';
+import { startDesk } from './scripts/desk/serve.ts';
+const desk = await startDesk(['--sandbox', '--workspace', 'acme', '--log-level', 'warn']);
+console.log(desk.url);
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const page = await browser.newPage();
+page.on('console', (m) => m.type() !== 'debug' && console.log('console', m.type(), m.text()));
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+page.on('response', (r) => console.log('res', r.request().method(), r.url().slice(0, 60), r.status()));
+await page.goto(desk.url);
+await page.evaluate(() => window.desk.ready);
+await page.evaluate(() => window.desk.show('list_leads', { limit: 20 }));
+const f = page.frames();
+console.log(f.map((x) => x.url().slice(0, 60)));
+let app; for (let i = 0; i < 200 && !app; i++) { app = page.frames().find((x) => x.url() === 'about:srcdoc'); await new Promise((r) => setTimeout(r, 50)); }
+await app!.waitForSelector('body[data-view=board]', { timeout: 20000 });
+console.log(await app!.evaluate(() => document.body.dataset.firstRenderMs));
+console.log('outer', await page.evaluate(() => document.querySelector('#frame iframe').getBoundingClientRect().height));
+const proxy = page.frames().find((x) => x.url().includes('sandbox.html'));
+console.log('inner', await proxy.evaluate(() => [document.querySelector('iframe').getBoundingClientRect().height, document.body.getBoundingClientRect().height, innerHeight]));
+console.log('doc', await app.evaluate(() => [document.documentElement.scrollHeight, document.body.scrollHeight, innerHeight]));
+await page.screenshot({ path: '/tmp/desk-probe/board.png', fullPage: true });
+await browser.close();
+await desk.close();
