@@ -11,32 +11,29 @@ import type { HttpState } from './state.js';
 
 type Caller = Extract<Credential, { ok: true }>;
 
+/** An initialize without a session id: the request, its answer, who sent it and from where. */
+export interface Opening {
+  req: IncomingMessage;
+  res: ServerResponse;
+  cred: Caller;
+  body: JSONRPCMessage;
+  address: string;
+}
+
 /**
  * The life of a session: an initialize without a session id is checked against the API (GET
  * /v1/me), given a place under the caps, built (its own InboxServer and transport), and from
  * then on lives in the session table until its transport closes (DELETE, idle sweep, eviction, drain).
  */
-export async function openSession<C extends ClosableClient>(
-  s: HttpState<C>,
-  req: IncomingMessage,
-  res: ServerResponse,
-  cred: Caller,
-  body: JSONRPCMessage,
-  address: string,
-): Promise<void> {
-  const me = await probeKey(s, res, cred, address);
+export async function openSession<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<void> {
+  const me = await probeKey(s, o);
   if (me === false) return;
-  if (!(await placeSession(s, res, cred))) return;
-  await buildSession(s, req, res, cred, body, address, me);
+  if (!(await placeSession(s, o.res, o.cred))) return;
+  await buildSession(s, o, me);
 }
 
 /** A key with no client yet is asked GET /v1/me by the probe first; false when the answer was sent (refused). */
-async function probeKey<C extends ClosableClient>(
-  s: HttpState<C>,
-  res: ServerResponse,
-  cred: Caller,
-  address: string,
-): Promise<CallResult | undefined | false> {
+async function probeKey<C extends ClosableClient>(s: HttpState<C>, { res, cred, address }: Opening): Promise<CallResult | undefined | false> {
   if (!s.o.probe || s.clients.has(cred.owner)) return undefined;
   try {
     return await s.o.probe(cred.apiKey);
@@ -70,15 +67,8 @@ async function placeSession<C extends ClosableClient>(s: HttpState<C>, res: Serv
 }
 
 /** Build the session on its reserved place; whatever fails gives the place and the key's lease back. */
-async function buildSession<C extends ClosableClient>(
-  s: HttpState<C>,
-  req: IncomingMessage,
-  res: ServerResponse,
-  cred: Caller,
-  body: JSONRPCMessage,
-  address: string,
-  me: CallResult | undefined,
-): Promise<void> {
+async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Opening, me: CallResult | undefined): Promise<void> {
+  const { req, res, cred, body, address } = o;
   let server: InboxServer | undefined;
   const lease = s.clients.acquire(cred.owner, cred.apiKey, (e) => server?.limiterEvent(e), me);
   let placed = false;

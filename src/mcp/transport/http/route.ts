@@ -76,7 +76,7 @@ async function handleMcp<C extends ClosableClient>(s: HttpState<C>, req: Incomin
     return session.transport.handleRequest(req, res, vetted.message);
   }
   if (!isInitializeRequest(vetted.message)) return reply(res, 400, 'Bad Request: no session; start one with initialize (without an mcp-session-id header).');
-  return openSession(s, req, res, cred, vetted.message, address);
+  return openSession(s, { req, res, cred, body: vetted.message, address });
 }
 
 function health<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, method: string | undefined): void {
