@@ -1,6 +1,7 @@
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUILD_STAMP } from './build-stamp.js';
 
 /**
  * The second step of `npm run build`, after tsc has emitted every module to dist/: the server's
@@ -53,3 +54,5 @@ const result = await build({
 });
 writeFileSync(BUNDLE_META, JSON.stringify(result.metafile));
 chmodSync(`${OUT}/mcp.js`, 0o755);
+// Last: dist/ is complete (the tests that run it rebuild only when a source is newer).
+writeFileSync(BUILD_STAMP, `${new Date().toISOString()}\n`);
