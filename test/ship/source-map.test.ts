@@ -1,5 +1,5 @@
 import { readFileSync, readdirSync } from 'node:fs';
-import { SourceMap } from 'node:module';
+import { SourceMap, type SourceMapPayload } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
@@ -22,7 +22,7 @@ function original(file: string, needle: string): { source: string; line: number 
   const lines = readFileSync(join(CLI, file), 'utf8').split('\n');
   const row = lines.findIndex((l) => l.includes(needle));
   if (row < 0) return null;
-  const map = JSON.parse(readFileSync(join(CLI, `${file}.map`), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+  const map = JSON.parse(readFileSync(join(CLI, `${file}.map`), 'utf8')) as SourceMapPayload;
   const entry = new SourceMap(map).findEntry(row, lines[row]!.indexOf(needle)) as { originalSource?: string; originalLine?: number };
   return entry.originalSource ? { source: entry.originalSource, line: entry.originalLine! + 1 } : null;
 }
