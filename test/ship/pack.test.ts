@@ -57,7 +57,8 @@ describe('npm pack: `files` keeps the tarball lean', () => {
     // The bundle's maps ship (a user's stack trace can be mapped); tsc's maps of the separate modules do not.
     expect(paths.filter((p) => p.endsWith('.map')).every((p) => /^dist\/src\/cli\/(mcp\.js|chunks\/[^/]+\.js)\.map$/.test(p))).toBe(true);
     expect(paths).toContain('dist/src/cli/mcp.js.map');
-    expect(statSync(tarball).size).toBeLessThan(1024 * 1024);
+    // ≈ 0.3 MB packed of it are the bundle's maps (mappings only, no source text); ≈ 0.8 MB without them.
+    expect(statSync(tarball).size).toBeLessThan(1.5 * 1024 * 1024);
   });
 });
 
