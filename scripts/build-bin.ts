@@ -1,7 +1,6 @@
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { BUILD_STAMP } from './build-stamp.js';
 import { bundledPackages, noticesText } from './third-party-notices.js';
 
 /**
@@ -60,5 +59,3 @@ const result = await build({
 writeFileSync(BUNDLE_META, JSON.stringify(result.metafile));
 writeFileSync(NOTICES, noticesText(bundledPackages(result.metafile, ROOT)));
 chmodSync(`${OUT}/mcp.js`, 0o755);
-// Last: dist/ is complete (the tests that run it rebuild only when a source is newer).
-writeFileSync(BUILD_STAMP, `${new Date().toISOString()}\n`);

@@ -1,16 +1,28 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /**
- * When dist/ was last built completely: the last step of `npm run build` (build-bin.ts) writes
+ * When dist/ was last built completely: the last step of `npm run build` (this script) writes
  * the stamp, and the tests that run dist/ rebuild only when a source is newer than it.
  */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BUILD_STAMP = join(ROOT, 'dist', '.build-stamp');
 
 /** What the build reads: a change to any of these makes dist/ stale. */
-export const BUILD_INPUTS = ['src', 'tools', 'scripts/build-bin.ts', 'scripts/build-stamp.ts', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+export const BUILD_INPUTS = [
+  'src',
+  'tools',
+  'desk',
+  'scripts/build-bin.ts',
+  'scripts/third-party-notices.ts',
+  'scripts/build-desk.ts',
+  'scripts/desk/page',
+  'scripts/build-stamp.ts',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 
 function newestMtime(path: string): number {
   const st = statSync(path);
@@ -30,3 +42,10 @@ export function staleBecause(): string | null {
   }
   return null;
 }
+
+/** dist/ is complete as of now. */
+export function writeStamp(): void {
+  writeFileSync(BUILD_STAMP, `${new Date().toISOString()}\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) writeStamp();

@@ -1,5 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { staleBecause } from '../../scripts/build-stamp.js';
+import { staleBecause, writeStamp } from '../../scripts/build-stamp.js';
+
+/** The steps of `npm run build` after tsc, each a script that must succeed. */
+const STEPS = [
+  ['scripts/build-bin.ts', "bundling the server's binary"],
+  ['scripts/build-desk.ts', 'building the reply desk'],
+] as const;
 
 /**
  * The global setup of the projects that run dist/ (e2e, reliability, cluster, ship, registry):
@@ -14,7 +20,10 @@ export default function setup(): void {
   process.stderr.write(`Building dist/ for the tests that run it: ${why}.\n`);
   const tsc = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { encoding: 'utf8' });
   if (tsc.error) throw tsc.error;
-  const bin = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-bin.ts'], { encoding: 'utf8' });
-  if (bin.error) throw bin.error;
-  if (bin.status !== 0) throw new Error(`bundling the server's binary failed:\n${bin.stderr}`);
+  for (const [script, what] of STEPS) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
+    if (r.error) throw r.error;
+    if (r.status !== 0) throw new Error(`${what} failed:\n${r.stderr}`);
+  }
+  writeStamp();
 }

@@ -75,7 +75,7 @@ export async function callTool(deps: CallDeps, name: string, rawArgs: unknown, e
   if (!('name' in tool)) return tool.refused;
   const parsed = parseArguments(tool, rawArgs);
   if ('refused' in parsed) return parsed.refused;
-  const ctx = toolContext(deps, name, extra);
+  const ctx = toolContext(deps, tool, extra);
   const cont = new Continuation(tool.endpoint, deps.api);
   const paging = pagingFor(deps, tool, parsed.bound, ctx, cont, extra.signal);
   ctx.api = cont.wrap(paging ?? deps.api);
@@ -136,9 +136,11 @@ function parseArguments(tool: ToolDef, rawArgs: unknown): ParsedCall | { refused
 }
 
 /** What a tool's run receives: the client, the workspace rule, the fence of this answer and progress. */
-function toolContext(deps: CallDeps, name: string, extra: CallExtra): ToolContext {
+function toolContext(deps: CallDeps, tool: ToolDef, extra: CallExtra): ToolContext {
   const progressToken = extra._meta?.progressToken;
+  const name = tool.name;
   return {
+    endpoint: tool.endpoint,
     api: deps.api,
     signal: extra.signal,
     fence: new Fence(),
