@@ -291,7 +291,7 @@ export class InboxServer {
       return errorResult(new ValidationError('invalid_request', name, "Unknown argument '__proto__'.", '__proto__'), name);
     }
     const parsed = tool.input.safeParse(rawArgs ?? {});
-    if (!parsed.success) return errorResult(argumentError(tool, parsed.error), name);
+    if (!parsed.success) return errorResult(argumentError(tool, parsed.error, rawArgs), name);
     const { max_items, all, allow_duplicate, ...rest } = parsed.data as Record<string, unknown> & {
       max_items?: number;
       all?: boolean;
