@@ -34,7 +34,7 @@ export const leadTools = [
     docs: { status: 'Statuses to match.', assignee_id: 'Member ids, or ["none"] for unassigned.' },
     extra: VIEW_ARGS,
     output: listOutput(compactLead),
-    run: (ctx, args) => runProjected(ctx, 'list_leads', args, 'lead'),
+    run: (ctx, args) => runProjected(ctx, args, 'lead'),
   }),
   defineTool({
     endpoint: 'get_lead',
@@ -46,7 +46,7 @@ export const leadTools = [
     output: compactLead,
     // The conversation as a resource link: a client can attach it as context without a get_conversation call.
     run: async (ctx, args) => {
-      const out = await runProjected(ctx, 'get_lead', args, 'lead');
+      const out = await runProjected(ctx, args, 'lead');
       return { ...out, extraContent: [conversationLink(ctx.workspace(args), args.lead_id)] };
     },
   }),
@@ -111,7 +111,7 @@ export const leadTools = [
     did: 'status set',
     batch: true,
     output: writeOutput('lead'),
-    run: runWrite('set_status', ['status', 'state', 'has_open_task', 'next_due_at']),
+    run: runWrite(['status', 'state', 'has_open_task', 'next_due_at']),
     // Unsubscribing stops all outreach; not_interested and unsubscribed complete open tasks for good.
     confirm: {
       when: (a: { status: string }) => ENDS_TASKS.has(a.status),
@@ -131,7 +131,7 @@ export const leadTools = [
     did: 'marked read',
     batch: true,
     output: writeOutput('lead'),
-    run: runWrite('mark_read', ['unread']),
+    run: runWrite(['unread']),
   }),
   defineTool({
     endpoint: 'mark_unread',
@@ -140,7 +140,7 @@ export const leadTools = [
     did: 'marked unread',
     batch: true,
     output: writeOutput('lead'),
-    run: runWrite('mark_unread', ['unread']),
+    run: runWrite(['unread']),
   }),
   defineTool({
     endpoint: 'mark_responded',
@@ -149,14 +149,14 @@ export const leadTools = [
     did: 'marked responded',
     batch: true,
     output: writeOutput('lead'),
-    run: runWrite('mark_responded', ['responded']),
+    run: runWrite(['responded']),
   }),
   defineTool({
     endpoint: 'mark_booked',
     title: 'Mark a lead booked',
     description: 'Moves a lead to state booked and completes its open tasks; create_meeting=true also records a meeting. Books nothing on a calendar.',
     output: writeOutput('lead'),
-    run: runWrite('mark_booked', ['state', 'booked_at']),
+    run: runWrite(['state', 'booked_at']),
     confirm: {
       change: (a: { create_meeting?: boolean }, now) =>
         `${stateChange('booked', now)}${a.create_meeting ? ' and a meeting is recorded' : ''}, and every open task of the lead is completed for good. No calendar is booked.`,
@@ -167,7 +167,7 @@ export const leadTools = [
     title: 'Mark a lead disqualified',
     description: 'Moves a lead to state disqualified and completes its open tasks.',
     output: writeOutput('lead'),
-    run: runWrite('mark_disqualified', ['state', 'disqualified_at']),
+    run: runWrite(['state', 'disqualified_at']),
     confirm: {
       change: (a: { reengage_approved?: boolean }, now) =>
         `${stateChange('disqualified', now)}${a.reengage_approved ? ' (re-engagement approved)' : ''}, and every open task of the lead is completed for good.`,

@@ -5,6 +5,9 @@ import type { ToolContext } from '../tool/context.js';
 import { type Fence, UNTRUSTED_NOTE } from '../view/fence.js';
 import type { ToolOutput } from '../view/output.js';
 
+/** What the readers need of a call: a tool's context without its endpoint, as a resource has no tool. */
+type ReaderContext = Omit<ToolContext, 'endpoint'>;
+
 interface ApiMessage {
   id: string;
   kind: string;
@@ -69,7 +72,7 @@ function olderMessages(limit: number): string {
 }
 
 /** get_conversation: the thread as a model reads it, bodies capped and fenced. */
-export async function runConversation(ctx: ToolContext, raw: Record<string, unknown>): Promise<ToolOutput> {
+export async function runConversation(ctx: ReaderContext, raw: Record<string, unknown>): Promise<ToolOutput> {
   const args = raw as unknown as ConversationArgs;
   const workspace = ctx.workspace(args);
   const single = args.message_id !== undefined;
@@ -172,7 +175,7 @@ function conversationText(c: Shaped, order: 'asc' | 'desc', f: Fence, limit: num
 }
 
 /** download_attachment: the file as an embedded resource, with its name, size and digest. */
-export async function runDownload(ctx: ToolContext, raw: Record<string, unknown>): Promise<ToolOutput> {
+export async function runDownload(ctx: ReaderContext, raw: Record<string, unknown>): Promise<ToolOutput> {
   const args = raw as { workspace?: string; lead_id: string; attachment_id: string };
   const workspace = ctx.workspace(args);
   const path = { workspace, lead_id: args.lead_id, attachment_id: args.attachment_id };
