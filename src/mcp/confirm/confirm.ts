@@ -43,8 +43,12 @@ function leadName(id: string, l: Row | null): string {
   return `lead ${id}${who ? ` (${who})` : ''}`;
 }
 
-/** The first words of a text (task notes), quoted. */
-const firstWords = (t: unknown) => (typeof t === 'string' ? quoted(t.split(/\s+/).slice(0, 8).join(' '), 60) : null);
+/** The first words of a text (task notes), quoted, with … when there is more. */
+function firstWords(t: unknown): string | null {
+  if (typeof t !== 'string') return null;
+  const words = t.trim().split(/\s+/);
+  return quoted(`${words.slice(0, 8).join(' ')}${words.length > 8 ? '…' : ''}`, 60);
+}
 
 /** What the question is about, named for a person, and the record as it is now (null when unread). */
 interface Subject {
