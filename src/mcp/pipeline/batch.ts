@@ -13,8 +13,10 @@ const IN_FLIGHT = 4;
 
 /** The argument a batched write takes besides its path id: the same write for each of these leads. */
 export const BATCH_ARGS = {
-  lead_ids: z.array(idSchema('lead')).min(1).max(MAX_BATCH).optional().describe(`Up to ${MAX_BATCH} leads, instead of lead_id: one request each, one answer.`),
+  lead_ids: z.array(idSchema('lead')).min(1).max(MAX_BATCH).optional(),
 } as const;
+/** What lead_ids means on a batched write, as its schema says it. */
+export const BATCH_DOC = `Up to ${MAX_BATCH}, instead of lead_id.`;
 
 /** A batched write is given lead_id or lead_ids, never both and never neither: said before anything is sent. */
 export function oneOfLeadArgs(args: { lead_id?: unknown; lead_ids?: unknown }, ctx: z.RefinementCtx): void {

@@ -3,7 +3,7 @@ import { type Endpoint, endpoint as endpointByName } from '../../api/endpoints.j
 import { idSchema, workspaceSchema } from '../../api/ids.js';
 import { PARAM_DOCS } from './param-docs.js';
 import type { ToolDef, ToolSpec } from './types.js';
-import { BATCH_ARGS, batched, oneOfLeadArgs } from '../pipeline/batch.js';
+import { BATCH_ARGS, BATCH_DOC, batched, oneOfLeadArgs } from '../pipeline/batch.js';
 import { batchOutput } from './outputs.js';
 import { MULTI_PAGE_ARGS, isMultiPage, DUPLICATE_ARGS, isGuardedCreate, userOrMemberId } from './shared-args.js';
 
@@ -43,6 +43,7 @@ export function defineTool<A extends Record<string, unknown> = Record<string, an
   const extra = { ...(spec.extra ?? {}), ...(multiPage ? MULTI_PAGE_ARGS : {}), ...(guarded ? DUPLICATE_ARGS : {}), ...(batch ? BATCH_ARGS : {}) };
   const input = inputSchemaFor(e, {
     ...spec,
+    ...(batch ? { docs: { ...spec.docs, lead_ids: BATCH_DOC } } : {}),
     extra,
     override: {
       ...spec.override,
