@@ -1,44 +1,27 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReplyInboxClient } from '../../src/client/index.js';
-import { createLogger } from '../../src/log.js';
-import { InboxServer } from '../../src/mcp/server.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ALL_TOOLS } from '../../tools/index.js';
 import { sandbox } from '../client/helpers.js';
+import { inProcessServer } from '../helpers/in-process.js';
 
 /** The server in this process and a client that can be asked (elicitation) and always declines: each question is kept. */
 let sb: Sandbox;
+let started: Awaited<ReturnType<typeof inProcessServer>>;
 let client: Client;
-let server: InboxServer;
 const questions: string[] = [];
 beforeAll(async () => {
   sb = await sandbox({ leads: 20 });
-  const api = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
-  server = new InboxServer({
-    name: 't',
-    version: '0',
-    tools: ALL_TOOLS,
-    api,
-    selection: { readOnly: false },
-    defaultWorkspace: 'acme',
-    log: createLogger('t', 'silent'),
-  });
-  await server.refresh();
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.mcp.connect(a);
-  client = new Client({ name: 'c', version: '0' }, { capabilities: { elicitation: { form: {} } } });
-  client.setRequestHandler(ElicitRequestSchema, async (req) => {
-    questions.push(req.params.message);
-    return { action: 'decline' };
-  });
-  await client.connect(b);
+  started = await inProcessServer(sb, {}, (c) =>
+    c.setRequestHandler(ElicitRequestSchema, async (req) => {
+      questions.push(req.params.message);
+      return { action: 'decline' };
+    }),
+  );
+  client = started.client;
 });
 afterAll(async () => {
-  await client.close();
-  await server.close();
+  await started.close();
   await sb.close();
 });
 
