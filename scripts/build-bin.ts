@@ -1,6 +1,7 @@
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { RUNTIME_PACKAGES } from './runtime-packages.js';
 
 /**
  * The second step of `npm run build`, after tsc has emitted every module to dist/: the server's
@@ -44,7 +45,7 @@ const result = await build({
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
-  external: ['ioredis'],
+  external: [...RUNTIME_PACKAGES],
   // The CommonJS dependencies (undici, pino, bottleneck) require Node's own modules.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   define: { REPLY_INBOX_PUBLISHED_TOOLS: JSON.stringify(await publishedTools()) },
