@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { packExtension } from '@anthropic-ai/mcpb/cli';
+import { DESK_HTML_PATH } from '../src/mcp/app/constants.js';
 import { packageVersion } from './gen-manifest.js';
 import { RUNTIME_PACKAGES } from './runtime-packages.js';
 
@@ -60,6 +61,8 @@ function stage(dir: string): void {
   if (!existsSync(join(cli, 'mcp.js'))) throw new Error('dist/src/cli/mcp.js is missing: run npm run build first');
   cpSync(join(cli, 'mcp.js'), join(dir, 'dist', 'src', 'cli', 'mcp.js'));
   cpSync(join(cli, 'chunks'), join(dir, 'dist', 'src', 'cli', 'chunks'), { recursive: true, filter: (src) => !src.endsWith('.map') });
+  // The reply desk's HTML, read when a client that renders MCP Apps asks for it, and the licences of the bundled packages.
+  for (const f of [DESK_HTML_PATH, 'dist/THIRD_PARTY_NOTICES.txt']) cpSync(join(ROOT, f), join(dir, f));
   for (const pkg of runtimeTree(RUNTIME_PACKAGES)) {
     // Each package of the tree is copied on its own: a nested node_modules may hold what ioredis does not need.
     cpSync(pkg, join(dir, relative(ROOT, pkg)), { recursive: true, filter: (src) => src === pkg || basename(src) !== 'node_modules' });

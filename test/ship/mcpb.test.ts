@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
+import { DESK_HTML_PATH } from '../../src/mcp/app/constants.js';
 import { startRedis } from '../../scripts/harness/redis.js';
 import { runtimeTree } from '../../scripts/mcpb.js';
 import { RUNTIME_PACKAGES } from '../../scripts/runtime-packages.js';
@@ -51,7 +52,9 @@ describe('npm run mcpb packs a lean .mcpb', () => {
     const all = files(unpacked);
     expect(all).toContain(join('dist', 'src', 'cli', 'mcp.js'));
     expect(all).toContain('package.json');
-    expect(all.filter((f) => f.startsWith('dist/') && !/^dist\/src\/cli\/(mcp\.js|chunks\/[\w-]+\.js)$/.test(f))).toEqual([]);
+    const extra = [DESK_HTML_PATH, join('dist', 'THIRD_PARTY_NOTICES.txt')];
+    expect(all.filter((f) => f.startsWith('dist/') && !/^dist\/src\/cli\/(mcp\.js|chunks\/[\w-]+\.js)$/.test(f)).sort()).toEqual(extra.sort());
+    for (const f of extra) expect(readFileSync(join(unpacked, f), 'utf8'), f).toBe(readFileSync(join(ROOT, f), 'utf8'));
     const packages = readdirSync(join(unpacked, 'node_modules')).flatMap((d) =>
       d.startsWith('@') ? readdirSync(join(unpacked, 'node_modules', d)).map((n) => `${d}/${n}`) : [d],
     );
