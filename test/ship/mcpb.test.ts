@@ -8,7 +8,7 @@ import { startRedis } from '../../scripts/harness/redis.js';
 import { runtimeTree } from '../../scripts/mcpb.js';
 import { RUNTIME_PACKAGES } from '../../scripts/runtime-packages.js';
 import { ALL_TOOLS } from '../../tools/index.js';
-import { ROOT, run, startServer } from './helpers.js';
+import { closeTo, ROOT, readmeFigures, run, startServer } from './helpers.js';
 
 /**
  * `npm run mcpb` is tsc then scripts/mcpb.ts; the global setup already built dist/, so
@@ -64,8 +64,11 @@ describe('npm run mcpb packs a lean .mcpb', () => {
     expect(all.filter((f) => /^(test|scripts|src)\//.test(f) || f.endsWith('.map') || /\.(c|m)?ts$/.test(f))).toEqual([]);
   });
 
-  it('is at most 1.5 MB (the figure the README gives is checked in readme-sizes.test.ts)', () => {
+  it("is at most 1.5 MB, and the README's size and file count are the measured ones within 10%", () => {
     expect(statSync(file).size).toBeLessThanOrEqual(1.5 * 1000 * 1000);
+    const [mb, count] = readmeFigures('`.mcpb`');
+    expect(closeTo(statSync(file).size / 1e6, mb!), `${statSync(file).size} bytes, README ${mb} MB`).toBe(true);
+    expect(closeTo(files(unpacked).length, count!), `${files(unpacked).length} files, README ${count}`).toBe(true);
   });
 
   it('`mcpb info` reads it back', async () => {
