@@ -29,7 +29,11 @@ describe('one deadline per tool call: every API call it makes gets what is left 
       me: (o?: Parameters<ReplyInboxClient['me']>[0]) => real.me(o),
     };
     const server = await inProcessServer(sb, { api, now: () => t, toolDeadlineMs });
-    return { ...server, deadlines, close: async () => (await server.close(), await real.close()) };
+    const close = async () => {
+      await server.close();
+      await real.close();
+    };
+    return { ...server, deadlines, close };
   }
 
   it('a read of three pages: the second page has 20 s less, the third 40 s less, and so on', async () => {
