@@ -19,16 +19,26 @@ const message = z.looseObject({
   attachments: z.array(z.looseObject({ id: z.string(), filename: z.string() })).optional(),
 });
 
+/** The true counts of a read (src/mcp/reads/conversation.ts ConversationCounts). */
+const counts = z.looseObject({
+  shown: z.number().int(),
+  offset: z.number().int(),
+  returned_by_api: z.number().int(),
+  longer_than_api_serves: z.boolean(),
+  older_not_shown: z.number().int(),
+});
+
 export const conversationTools = [
   defineTool({
     endpoint: 'get_conversation',
     title: "Read a lead's conversation",
     description:
-      'The email conversation with a lead, oldest first: campaign sends, their replies, our answers (at most 200 messages; up to 10 minutes stale). Bodies are text cut at max_body_chars, repeated quotes folded; message_id shows one whole. Costs one read and one of the thread budget.',
-    docs: { limit: 'Newest messages to show (default 50).', order: 'Default asc (oldest first).' },
+      'The email conversation with a lead: its newest messages (campaign sends, replies, our answers), oldest first. The API serves the newest 200, up to 10 minutes stale; offset reads further back. Bodies are text cut at max_body_chars, quotes folded; message_id shows one whole. Costs one read and one of the thread budget.',
+    docs: { limit: 'Messages to show (default 10).', order: 'Default asc (oldest first).' },
     extra: {
+      offset: z.number().int().min(0).max(199).optional().describe('Skip this many of the newest (default 0).'),
       format: z.enum(['text', 'html']).optional().describe('Bodies as text (default) or html as sent.'),
-      max_body_chars: z.number().int().min(200).max(100_000).optional().describe('Characters per body, 200-100,000 (default 2,000).'),
+      max_body_chars: z.number().int().min(200).max(100_000).optional().describe('Characters per body, 200-100,000 (default 600).'),
       message_id: idSchema('message').optional().describe('Only this message (msg_…), whole.'),
       fold_quotes: z.boolean().optional().describe('false keeps repeated quoted history.'),
     },
@@ -36,7 +46,9 @@ export const conversationTools = [
       lead_id: z.string(),
       body_format: z.enum(['text', 'html']),
       messages: z.array(message),
-      meta: z.looseObject({ truncated: z.boolean().optional(), sibling_cap_reached: z.boolean().optional(), cache_age_seconds: z.number().int().optional() }),
+      counts: counts,
+      older: z.looseObject({ count: z.number().int(), fetch_rest: z.record(z.string(), z.unknown()) }).optional(),
+      meta: z.looseObject({ sibling_cap_reached: z.boolean().optional(), cache_age_seconds: z.number().int().optional() }),
     }),
     // The lead (assignees, open tasks, tags) as a resource link, for a client to attach without another call.
     run: async (ctx, args) => {

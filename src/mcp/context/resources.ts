@@ -6,7 +6,7 @@ import { htmlToText } from '../../api/text.js';
 import { readError } from '../errors.js';
 import { type InboxAccess, hasScope, leadIdOf, workspaceOr } from './access.js';
 import { completeLead, completeWorkspace } from './completions.js';
-import { type ShapedMessage, runConversation } from '../reads/conversation.js';
+import { DEFAULT_MESSAGES, type Shaped, countLines, runConversation } from '../reads/conversation.js';
 import { Fence, UNTRUSTED_NOTE } from '../view/fence.js';
 import { TEMPLATE, URI } from '../view/links.js';
 import { readPages } from '../pipeline/multipage.js';
@@ -17,7 +17,7 @@ import { MAX_ITEMS_BOUND } from '../tool/shared-args.js';
 /** Leads in resources/list: one page of the newest, never a crawl of the inbox. */
 export const LISTED_LEADS = 20;
 /** Messages in a conversation resource: the newest, as get_conversation gives by default. */
-export const CONVERSATION_MESSAGES = 50;
+export const CONVERSATION_MESSAGES = DEFAULT_MESSAGES;
 const LEAD_EXPANSIONS = ['assignees', 'open_tasks', 'tags'];
 /** What the leads resource shows of each lead: enough to choose which to read. */
 const LEADS_FIELDS = [
@@ -141,7 +141,7 @@ export function registerResources(mcp: McpServer, access: InboxAccess, log: Logg
       const ctx = { api: access.api, signal: extra.signal, fence, log, workspace: () => ws, progress: async () => undefined };
       const out = await runConversation(ctx, { workspace: ws, lead_id: lead, limit: CONVERSATION_MESSAGES });
       // Within the budget as a tool result is: the oldest messages give way, and the last line says how to read them.
-      const markdown = { ...out, render: (c: Record<string, unknown>) => conversationMarkdown(ws, c as unknown as Conversation, fence) };
+      const markdown = { ...out, render: (c: Record<string, unknown>) => conversationMarkdown(ws, c as unknown as Shaped, fence) };
       const fitted = await fitResult(markdown, {
         budget: budget(),
         fence,
@@ -246,22 +246,10 @@ function leadEntry(ws: string, l: Row): Resource {
   };
 }
 
-interface Conversation {
-  lead_id: string;
-  messages: ShapedMessage[];
-  meta: { truncated?: boolean; sibling_cap_reached?: boolean; cache_age_seconds?: number };
-}
-
 /** The conversation as markdown a model reads well: a section per message, every outside string fenced. */
-export function conversationMarkdown(ws: string, c: Conversation, fence: Fence): string {
-  const n = c.messages.length;
+export function conversationMarkdown(ws: string, c: Shaped, fence: Fence): string {
   const lines = [`# Conversation with lead ${c.lead_id} (workspace ${ws})`, '', UNTRUSTED_NOTE, ''];
-  lines.push(
-    `${n} message${n === 1 ? '' : 's'}, oldest first (at most the newest ${CONVERSATION_MESSAGES}): get_conversation with a larger limit (up to 200) reads more, and its message_id reads one body whole.`,
-  );
-  if (c.meta.truncated) lines.push('Older messages exist beyond the 200 the service returns.');
-  if (c.meta.sibling_cap_reached) lines.push("Only 12 of this lead's email threads were assembled.");
-  if (c.meta.cache_age_seconds) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old.`);
+  lines.push(...countLines(c, 'asc'), "get_conversation's message_id reads one body whole.");
   c.messages.forEach((m, i) => {
     const who = fence.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null);
     lines.push(

@@ -85,7 +85,8 @@ export async function fitResult(out: ToolOutput, o: FitOptions): Promise<Present
   const list = out.structured[key];
   if (!Array.isArray(list) || list.length === 0) throw resultTooLarge(o.tool, size(whole), o.budget);
   const tail = out.items?.keep === 'tail';
-  const cut = (k: number): Row => ({ ...out.structured, [key]: tail ? list.slice(list.length - k) : list.slice(0, k) });
+  const cutOf = out.items?.cut;
+  const cut = (k: number): Row => (cutOf ? cutOf(out.structured, k) : { ...out.structured, [key]: tail ? list.slice(list.length - k) : list.slice(0, k) });
   const fits = (k: number) => fitsIn(present(out, cut(k), o.fence, o.own), o.budget - NOTE_ROOM, o.textOnly);
   // The largest count that fits: sizes grow with the count, so a binary search finds it.
   let lo = 0;
