@@ -30,7 +30,7 @@ export const leadTools = [
     docs: { status: 'Statuses to match.', assignee_id: 'Member ids, or ["none"] for unassigned.' },
     extra: VIEW_ARGS,
     output: listOutput(compactLead),
-    run: (ctx, args) => runProjected(ctx, 'list_leads', args, 'lead'),
+    run: (ctx, args) => runProjected(ctx, args, 'lead'),
   }),
   defineTool({
     endpoint: 'get_lead',
@@ -42,7 +42,7 @@ export const leadTools = [
     output: compactLead,
     // The conversation as a resource link: a client can attach it as context without a get_conversation call.
     run: async (ctx, args) => {
-      const out = await runProjected(ctx, 'get_lead', args, 'lead');
+      const out = await runProjected(ctx, args, 'lead');
       return { ...out, extraContent: [conversationLink(ctx.workspace(args), args.lead_id)] };
     },
   }),
@@ -111,7 +111,7 @@ export const leadTools = [
     },
     extra: WRITE_VIEW,
     output: writeOutput('lead'),
-    run: runWrite('set_status', ['status', 'state', 'has_open_task', 'next_due_at']),
+    run: runWrite(['status', 'state', 'has_open_task', 'next_due_at']),
     // Unsubscribing stops all outreach; routine statuses such as not_interested do not ask.
     confirm: {
       when: (a: { status: string }) => a.status === 'unsubscribed' || a.status === 'dnc',
@@ -124,35 +124,35 @@ export const leadTools = [
     title: 'Mark a lead read',
     description: 'Marks a lead read for you (and the workspace-wide receipt).',
     output: writeOutput('lead'),
-    run: runWrite('mark_read', ['unread']),
+    run: runWrite(['unread']),
   }),
   defineTool({
     endpoint: 'mark_unread',
     title: 'Mark a lead unread',
     description: 'Clears your read receipt: the lead shows unread for you again.',
     output: writeOutput('lead'),
-    run: runWrite('mark_unread', ['unread']),
+    run: runWrite(['unread']),
   }),
   defineTool({
     endpoint: 'mark_responded',
     title: 'Mark a lead responded',
     description: "Marks that the team responded: the lead leaves every rep's worklist. No call undoes it; only a newer inbound reply does.",
     output: writeOutput('lead'),
-    run: runWrite('mark_responded', ['responded']),
+    run: runWrite(['responded']),
   }),
   defineTool({
     endpoint: 'mark_booked',
     title: 'Mark a lead booked',
     description: 'Moves a lead to state booked and completes its open tasks; create_meeting=true also records a meeting. Books nothing on a calendar.',
     output: writeOutput('lead'),
-    run: runWrite('mark_booked', ['state', 'booked_at']),
+    run: runWrite(['state', 'booked_at']),
   }),
   defineTool({
     endpoint: 'mark_disqualified',
     title: 'Mark a lead disqualified',
     description: 'Moves a lead to state disqualified and completes its open tasks.',
     output: writeOutput('lead'),
-    run: runWrite('mark_disqualified', ['state', 'disqualified_at']),
+    run: runWrite(['state', 'disqualified_at']),
     confirm: {
       change: (a: { reengage_approved?: boolean }) =>
         `It moves to state disqualified${a.reengage_approved ? ' (re-engagement approved)' : ''}, and every open task of the lead is completed.`,

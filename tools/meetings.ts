@@ -14,7 +14,7 @@ export const meetingTools = [
     docs: { outcome: 'Outcomes; none = not recorded.' },
     extra: VIEW,
     output: listOutput(viewOutput('meeting')),
-    run: (ctx, args) => runProjected(ctx, 'list_meetings', args, 'meeting'),
+    run: (ctx, args) => runProjected(ctx, args, 'meeting'),
   }),
   defineTool({
     endpoint: 'get_meeting',
@@ -31,7 +31,7 @@ export const meetingTools = [
     docs: { outcome: 'What happened.' },
     extra: WRITE_VIEW,
     output: writeOutput('meeting'),
-    run: runWrite('set_meeting_outcome', ['outcome', 'outcome_at', 'locked']),
+    run: runWrite(['outcome', 'outcome_at', 'locked']),
     // A first outcome is routine; force overwrites one already recorded and locked.
     confirm: {
       when: (a: { outcome: string; force?: boolean }) => a.force === true,

@@ -16,6 +16,6 @@ export const noteTools = [
     description: 'Adds a note by you to a lead. Not idempotent: after an unknown outcome, check list_notes before retrying.',
     docs: { body: 'The note, 1-10,000 chars.' },
     output: writeOutput('note'),
-    run: runWrite('create_note', ['lead_id', 'reply_id', 'created_at']),
+    run: runWrite(['lead_id', 'reply_id', 'created_at']),
   }),
 ];

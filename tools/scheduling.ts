@@ -11,7 +11,7 @@ export const schedulingTools = [
     description: 'Bookable meeting types (duration, scheduling type, booking link); pass an id to get_slots to offer times.',
     extra: VIEW,
     output: listOutput(viewOutput('event_type')),
-    run: (ctx, args) => runProjected(ctx, 'list_event_types', args, 'event_type'),
+    run: (ctx, args) => runProjected(ctx, args, 'event_type'),
   }),
   defineTool({
     endpoint: 'get_event_type',

@@ -20,7 +20,7 @@ export const taskTools = [
     docs: { assignee_id: 'Assignable user id (default: you).' },
     extra: WRITE_VIEW,
     output: writeOutput('task'),
-    run: runWrite('create_task', ['lead_id', 'task_type', 'status', 'due_date', 'due_time', 'assignee_id', 'notes']),
+    run: runWrite(['lead_id', 'task_type', 'status', 'due_date', 'due_time', 'assignee_id', 'notes']),
   }),
   defineTool({
     endpoint: 'update_task',
@@ -29,21 +29,21 @@ export const taskTools = [
     description: "Changes a task's due day, due time, notes or assignee; null clears a due day, time or notes.",
     docs: { assignee_id: 'New assignable user id.' },
     output: writeOutput('task'),
-    run: runWrite('update_task', ['status', 'due_date', 'due_time', 'assignee_id', 'notes']),
+    run: runWrite(['status', 'due_date', 'due_time', 'assignee_id', 'notes']),
   }),
   defineTool({
     endpoint: 'complete_task',
     title: 'Complete a task',
     description: 'Marks a task completed; again changes nothing. Tasks are never reopened.',
     output: writeOutput('task'),
-    run: runWrite('complete_task', ['status', 'completed_at']),
+    run: runWrite(['status', 'completed_at']),
   }),
   defineTool({
     endpoint: 'delete_task',
     title: 'Delete a task',
     description: 'Deletes a task: it disappears from every read and no call restores it. For work that was done use complete_task.',
     output: writeOutput('task'),
-    run: runWrite('delete_task', ['status', 'lead_id']),
+    run: runWrite(['status', 'lead_id']),
     confirm: { change: (a: { task_id: string }) => `Task ${a.task_id} is deleted: it disappears from every read, and no call restores it.` },
   }),
 ];

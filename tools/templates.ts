@@ -11,7 +11,7 @@ export const templateTools = [
       'Reply templates (global ones too): name, subject, AI variables (absent: none); view=full adds the raw body and its variables. Never send a raw body: render it with render_template.',
     extra: VIEW,
     output: listOutput(viewOutput('template')),
-    run: (ctx, args) => runProjected(ctx, 'list_templates', args, 'template'),
+    run: (ctx, args) => runProjected(ctx, args, 'template'),
   }),
   defineTool({
     endpoint: 'get_template',
@@ -26,7 +26,7 @@ export const templateTools = [
       "Fills a template's tokens from a lead into a subject and body for a human to send. Write AI variables yourself into overrides. ready_to_send is false while unresolved lists tokens left literal. Writes nothing.",
     output: objectOf('rendered_template'),
     // The overrides are the agent's own words: in the draft they stay outside the fence.
-    run: async (ctx, args) => ({ ...(await runPlain(ctx, 'render_template', args)), own: Object.values((args.overrides ?? {}) as Record<string, string>) }),
+    run: async (ctx, args) => ({ ...(await runPlain(ctx, args)), own: Object.values((args.overrides ?? {}) as Record<string, string>) }),
   }),
   defineTool({
     endpoint: 'list_template_folders',

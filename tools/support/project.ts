@@ -1,4 +1,3 @@
-import { endpoint } from '../../src/api/endpoints.js';
 import { splitArgs } from '../../src/mcp/pipeline/split-args.js';
 import type { ToolContext } from '../../src/mcp/tool/context.js';
 import { oneLines, pageTable } from '../../src/mcp/view/lines.js';
@@ -27,23 +26,23 @@ function pick(item: Row, keep: ReadonlySet<string>): Row {
   return out;
 }
 
-/** The endpoint called with the arguments as given, its answer as the result. */
-export async function runPlain(ctx: ToolContext, name: string, args: Row): Promise<ToolOutput> {
-  const e = endpoint(name);
+/** The tool's endpoint called with the arguments as given, its answer as the result. */
+export async function runPlain(ctx: ToolContext, args: Row): Promise<ToolOutput> {
+  const e = ctx.endpoint;
   const { path, query, body } = splitArgs(e, args, ctx.workspace(args as { workspace?: string }));
-  return { structured: (await ctx.api.call(name, { path, query, body, signal: ctx.signal })).data as Row };
+  return { structured: (await ctx.api.call(e.name, { path, query, body, signal: ctx.signal })).data as Row };
 }
 
 /**
  * A read whose records are shaped for a context window: the kind's compact view by default
  * (with whatever was expanded or included on request), `fields` for exactly others,
- * `view: "full"` for the API's record as is.
+ * `view: "full"` for the API's record as is. The endpoint is the tool's own (ctx.endpoint).
  */
-export async function runProjected(ctx: ToolContext, name: string, args: Row & ViewArgs, kind: CompactKind): Promise<ToolOutput> {
-  const e = endpoint(name);
+export async function runProjected(ctx: ToolContext, args: Row & ViewArgs, kind: CompactKind): Promise<ToolOutput> {
+  const e = ctx.endpoint;
   const { view, fields, ...rest } = args;
   const { path, query, body } = splitArgs(e, rest, ctx.workspace(args as { workspace?: string }));
-  const r = await ctx.api.call(name, { path, query, body, signal: ctx.signal });
+  const r = await ctx.api.call(e.name, { path, query, body, signal: ctx.signal });
   const compact = view !== 'full' && fields === undefined;
   const extras = [...(args.expand ?? []), ...(args.include ?? [])];
   // Embedded records carry outsider text of their own: they read as fenced JSON, not as lines.

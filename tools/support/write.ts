@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { endpoint } from '../../src/api/endpoints.js';
 import { splitArgs } from '../../src/mcp/pipeline/split-args.js';
 import type { ToolContext } from '../../src/mcp/tool/context.js';
 import { writeLines } from '../../src/mcp/view/lines.js';
@@ -15,12 +14,13 @@ export const WRITE_VIEW = {
 /**
  * A write whose answer is what an agent needs to go on: the record's id, the fields the
  * write set (`changed`, read back from the record) and the API's effects with every key.
- * view=full answers with the whole record instead.
+ * view=full answers with the whole record instead. The endpoint is the tool's own (ctx.endpoint).
  */
-export function runWrite(name: string, changed: readonly string[]) {
-  const e = endpoint(name);
+export function runWrite(changed: readonly string[]) {
   return async (ctx: ToolContext, args: Row): Promise<ToolOutput> => {
     const { view, ...rest } = args;
+    const { endpoint: e } = ctx;
+    const name = e.name;
     const { path, query, body } = splitArgs(e, rest, ctx.workspace(args as { workspace?: string }));
     const r = await ctx.api.call(name, { path, query, body, signal: ctx.signal });
     const data = r.data as Row;

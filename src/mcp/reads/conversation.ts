@@ -5,6 +5,9 @@ import type { ToolContext } from '../tool/context.js';
 import { type Fence, UNTRUSTED_NOTE } from '../view/fence.js';
 import type { ToolOutput } from '../view/output.js';
 
+/** What the readers need of a call: a tool's context without its endpoint, as a resource has no tool. */
+type ReaderContext = Omit<ToolContext, 'endpoint'>;
+
 interface ApiMessage {
   id: string;
   kind: string;
@@ -82,7 +85,7 @@ export interface ConversationCounts {
 type Row = Record<string, unknown>;
 
 /** get_conversation of one lead: the thread as a model reads it, bodies capped and fenced. */
-export async function runConversation(ctx: ToolContext, raw: Record<string, unknown>): Promise<ToolOutput> {
+export async function runConversation(ctx: ReaderContext, raw: Record<string, unknown>): Promise<ToolOutput> {
   const args = raw as unknown as ConversationArgs;
   const read = await readConversation(ctx, args);
   const order = args.order ?? 'asc';
@@ -117,7 +120,7 @@ function olderPart(args: ConversationArgs, counts: ConversationCounts): { counts
 }
 
 /** One thread request: the newest messages of the lead (up to 200), the window asked for, shaped. */
-export async function readConversation(ctx: ToolContext, args: ConversationArgs): Promise<Shaped & Row> {
+export async function readConversation(ctx: ReaderContext, args: ConversationArgs): Promise<Shaped & Row> {
   const workspace = ctx.workspace(args);
   const single = args.message_id !== undefined;
   // Always the API's whole answer (one request either way): its true size, and a window to slice by offset.
@@ -241,7 +244,7 @@ function conversationText(c: Shaped, order: 'asc' | 'desc', f: Fence): string {
 }
 
 /** download_attachment: the file as an embedded resource, with its name, size and digest. */
-export async function runDownload(ctx: ToolContext, raw: Record<string, unknown>): Promise<ToolOutput> {
+export async function runDownload(ctx: ReaderContext, raw: Record<string, unknown>): Promise<ToolOutput> {
   const args = raw as { workspace?: string; lead_id: string; attachment_id: string };
   const workspace = ctx.workspace(args);
   const path = { workspace, lead_id: args.lead_id, attachment_id: args.attachment_id };

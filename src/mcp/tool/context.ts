@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Endpoint } from '../../api/endpoints.js';
 import type { Fence } from '../view/fence.js';
 
 /** What the MCP layer needs of the API client. */
@@ -11,6 +12,8 @@ export interface ApiCaller {
 
 /** What a tool's `run` receives. */
 export interface ToolContext {
+  /** The endpoint of the tool being called: a tool's helpers call this one, never one named again by hand. */
+  endpoint: Endpoint;
   api: ApiCaller;
   /** The workspace argument, or the server's default, or a clear error. */
   workspace(args: { workspace?: string }): string;

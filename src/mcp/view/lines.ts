@@ -3,6 +3,26 @@ import { isOutsideField } from './shape.js';
 
 type Row = Record<string, unknown>;
 
+/** Every line break a model or a terminal honours, U+2028/2029 and a lone CR included. */
+const BREAK = /[\r\n\u2028\u2029\u0085\v\f]/;
+const BREAKS = /[\r\n\u2028\u2029\u0085\v\f]+/;
+
+/**
+ * An outsider's value on one line, with `|` escaped: no break in it can start a fake row
+ * (numbered lines come after the table) and no ` | ` can fake another field. Split and
+ * trimmed rather than matched with `\s*\n\s*`, which is quadratic on a long run of spaces.
+ */
+export function oneLine(v: string): string {
+  const flat = BREAK.test(v)
+    ? v
+        .split(BREAKS)
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .join(' ')
+    : v;
+  return flat.includes('|') ? flat.replace(/\|/g, '\\|') : flat;
+}
+
 /** One of our facts, labelled: a true flag by its name, a plain value as is, anything else as JSON. */
 function fact(k: string, v: unknown): string {
   if (v === true) return k;
@@ -21,17 +41,18 @@ export function recordLines(r: Row, fence: Fence, kindOf = ''): { text: string; 
   const facts: string[] = [];
   const said: string[] = [];
   const kind = typeof r.object === 'string' ? r.object : kindOf;
+  const field = (k: string) => `${k}: ${oneLine(r[k] as string)}`;
   for (const [k, v] of Object.entries(r)) {
     if (k === 'object' || v === null || v === undefined || v === false || v === '') continue;
     if (Array.isArray(v) && v.length === 0) continue;
     if (typeof v === 'string' && isOutsideField(k, v, kind)) {
-      said.push(`${k}: ${v}`);
+      said.push(k);
       continue;
     }
     facts.push(fact(k, v));
   }
   const head = `- ${facts.join(' ')}`;
-  return { text: said.length ? `${head}\n  ${fence.inline(said.join(' | '))}` : head, fenced: said.length > 0 };
+  return { text: said.length ? `${head}\n  ${fence.inline(said.map(field).join(' | '))}` : head, fenced: said.length > 0 };
 }
 
 /**
@@ -70,18 +91,16 @@ export function pageTable(page: { data: Row[]; has_more?: boolean; next_cursor?:
         .filter((f) => r[f] === true)
         .join(', ');
     const v = r[k];
-    if (v === null || v === undefined) return '';
+    // A row's outsider value in a column that other rows fill plainly is shown in the fence below, never in the cell.
+    if (v === null || v === undefined || outsideOf[i]!.has(k)) return '';
     const plain = Array.isArray(v) && v.every((x) => typeof x !== 'object') ? v.join(', ') : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    // Most cells hold neither: a scan for the two characters is cheaper than two replacements.
-    return plain.includes('|') || plain.includes('\n') ? plain.replace(/\|/g, '\\|').replace(/\n/g, ' ') : plain;
+    return oneLine(plain);
   };
   const n = page.data.length;
   const head = `${n} ${noun}${n === 1 ? '' : 's'}${page.has_more ? `; more: pass cursor "${page.next_cursor}"` : '; no more pages'}.`;
   const table = n
     ? [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...page.data.map((r, i) => `| ${cols.map((k) => cell(r, k, i)).join(' | ')} |`)]
     : [];
-  // Each row's outsider text on one line, so none of it can pass for another row's.
-  const oneLine = (v: string) => (v.includes('\n') ? v.replace(/\s*\n\s*/g, ' ') : v);
   const lines = page.data.flatMap((r, i) => {
     const parts = said.filter((k) => outsideOf[i]!.has(k)).map((k) => `${k}: ${oneLine(r[k] as string)}`);
     return parts.length ? [`${i + 1}. ${parts.join(' | ')}`] : [];

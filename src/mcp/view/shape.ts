@@ -20,6 +20,7 @@ const OUTSIDE_TEXT = new Set([
   'phone',
   'who',
   'latest_reply',
+  'mime_type',
 ]);
 /** Kinds whose text is the team's own although the field name is one outsiders fill elsewhere. */
 const OURS_BY_KIND: Record<string, ReadonlySet<string>> = { template: new Set(['subject', 'body']) };
@@ -30,19 +31,45 @@ const OUTSIDE_CONTAINERS = new Set(['custom_fields', 'utm_params']);
 /** Where `name` is a person from outside rather than one of ours. */
 const OUTSIDE_NAME_PARENTS = new Set(['invitee', 'guests', 'lead_snapshot']);
 /** Fields of a record kind that only that kind fills from outside: a booking's domain comes from the invitee's address. */
-const OUTSIDE_BY_KIND: Record<string, ReadonlySet<string>> = { meeting: new Set(['name', 'domain']), lead: new Set(['title']) };
-/**
- * Values an agent passes back as arguments (addresses, domains) are shown as is when they
- * are plain: such a value holds no space, tag, quote or invisible character, so it cannot
- * carry a sentence or close a fence, and it works when copied into a filter. Anything else
- * in these fields is fenced like other outside text.
- */
-const COPYABLE: Record<string, RegExp> = {
-  email: /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}$/,
-  from_email: /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}$/,
-  to_email: /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}$/,
-  domain: /^[A-Za-z0-9.-]{1,253}$/,
+const OUTSIDE_BY_KIND: Record<string, ReadonlySet<string>> = {
+  meeting: new Set(['name', 'domain', 'timezone', 'channel']),
+  lead: new Set(['title']),
 };
+/**
+ * Values an agent passes back as arguments (addresses, domains) or reads as facts (a
+ * meeting's time zone and channel, a file's media type) are shown as is when they are
+ * plain: such a value holds no space (but a known channel's), tag, quote or invisible
+ * character, so it cannot carry a sentence or close a fence, and it works when copied into
+ * a filter. Anything else in these fields is fenced like other outside text.
+ */
+const EMAIL = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,253}$/;
+const COPYABLE: Record<string, (v: string) => boolean> = {
+  email: (v) => EMAIL.test(v),
+  from_email: (v) => EMAIL.test(v),
+  to_email: (v) => EMAIL.test(v),
+  domain: (v) => /^[A-Za-z0-9.-]{1,253}$/.test(v),
+  timezone: isTimeZone,
+  channel: (v) => CHANNELS.has(v),
+  mime_type: (v) => /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i.test(v),
+};
+/** The spec's known meeting channels: any other value is an outsider's word until the spec lists it. */
+const CHANNELS = new Set(['Cold Email', 'LinkedIn', 'Cold Call', 'Ads', 'Referral', 'Other']);
+const zones = new Map<string, boolean>();
+/** An IANA time-zone name this runtime knows (aliases too); remembered, since few distinct names ever come by. */
+function isTimeZone(v: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+-]{0,30}(?:\/[A-Za-z0-9_+-]{1,30}){0,2}$/.test(v)) return false;
+  let known = zones.get(v);
+  if (known === undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: v });
+      known = true;
+    } catch {
+      known = false;
+    }
+    if (zones.size < 1_000) zones.set(v, known);
+  }
+  return known;
+}
 
 /** Leave out nulls, empty arrays and empty objects: they cost tokens and say nothing. */
 export function dropEmpty(value: unknown): unknown {
@@ -83,7 +110,7 @@ function isOutside(value: string, at: Where): boolean {
   if (at.inside) return true;
   if (OURS_BY_KIND[at.kind]?.has(at.key)) return false;
   if (!OUTSIDE_TEXT.has(at.key) && !OUTSIDE_BY_KIND[at.kind]?.has(at.key) && !(at.key === 'name' && OUTSIDE_NAME_PARENTS.has(at.parent))) return false;
-  return !COPYABLE[at.key]?.test(value);
+  return !COPYABLE[at.key]?.(value);
 }
 
 /** Whether a string field of a record of this kind, standing alone, is outsider text. */

@@ -1,0 +1,260 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import { ValidationError } from '../../client/errors.js';
+import { confirmWrite } from '../confirm/ask.js';
+import type { ConfirmMode } from '../confirm/confirm.js';
+import { ToolError, argumentError, errorResult, typed } from '../errors.js';
+import type { InboxWatch } from '../live/inbox-watch.js';
+import type { ApiCaller, ToolContext } from '../tool/context.js';
+import type { ToolDef } from '../tool/define.js';
+import type { Hidden } from '../tool/registry.js';
+import { itemBound } from '../tool/shared-args.js';
+import { Fence } from '../view/fence.js';
+import type { ToolOutput } from '../view/output.js';
+import { fitResult } from '../view/result-budget.js';
+import { ownStrings } from '../view/shape.js';
+import { Continuation } from './continuation.js';
+import type { Deleted } from './deleted.js';
+import { type RecentCreates, duplicateAnswer } from './duplicate-guard.js';
+import { keepAlive } from './keep-alive.js';
+import { multiPageApi, multiPageSummary } from './multipage.js';
+import { checkOutput } from './response-check.js';
+import { splitArgs } from './split-args.js';
+import type { UserIds } from './user-ids.js';
+
+/** A paged client: the tool's list call read page after page, and what the pages said. */
+type MultiPageApi = ReturnType<typeof multiPageApi>;
+
+/** What one tools/call request brings besides its name and arguments (the SDK's handler extra). */
+export interface CallExtra {
+  signal: AbortSignal;
+  requestId?: string | number;
+  _meta?: { progressToken?: string | number };
+  // biome-ignore lint/suspicious/noExplicitAny: the SDK's notification union is wider than what is sent here
+  sendNotification: (n: any) => Promise<void>;
+}
+
+/** What the call pipeline needs of the server that runs it. */
+export interface CallDeps {
+  api: ApiCaller;
+  log: Logger;
+  server: Server;
+  tool(name: string): ToolDef | undefined;
+  hidden(): readonly Hidden[];
+  workspaces(): readonly string[];
+  defaultWorkspace(): string | undefined;
+  userIds: UserIds;
+  recentCreates: RecentCreates;
+  deleted: Deleted;
+  confirm: ConfirmMode;
+  maxResultBytes: number;
+  inboxWatch?: InboxWatch;
+  /** A call failed: notable failures are told to the client, a scope refusal re-reads the scopes. */
+  failed(err: unknown, what: string): void;
+}
+
+/** The arguments as the tool's schema parsed them, with the server's own arguments taken apart. */
+interface ParsedCall {
+  /** Everything the caller passed, parsed: a continuation repeats these. */
+  all: Record<string, unknown>;
+  /** What the tool itself receives. */
+  args: Record<string, unknown>;
+  bound: number | undefined;
+  allowDuplicate: boolean;
+}
+
+/**
+ * tools/call, as a sequence of named steps: find the tool, parse its arguments, build the
+ * context a tool runs in, set up paging, then run (workspace, people ids, confirmation, the
+ * duplicate guard, the tool, the response check) and fit the answer to the result budget.
+ * A step that refuses answers with the tool error envelope; nothing is sent before it.
+ */
+export async function callTool(deps: CallDeps, name: string, rawArgs: unknown, extra: CallExtra): Promise<CallToolResult> {
+  const tool = findTool(deps, name);
+  if (!('name' in tool)) return tool.refused;
+  const parsed = parseArguments(tool, rawArgs);
+  if ('refused' in parsed) return parsed.refused;
+  const ctx = toolContext(deps, tool, extra);
+  const cont = new Continuation(tool.endpoint, deps.api);
+  const paging = pagingFor(deps, tool, parsed.bound, ctx, cont, extra.signal);
+  ctx.api = cont.wrap(paging ?? deps.api);
+  // A multi-page read reports its own progress, page by page.
+  const progress = extra._meta?.progressToken !== undefined;
+  const stopKeepAlive = progress && !paging ? keepAlive((n, message) => ctx.progress(n, undefined, message)) : undefined;
+  try {
+    const outcome = await runTool(deps, tool, parsed, ctx, extra);
+    if ('refused' in outcome) return outcome.refused;
+    return await fitAnswer(deps, tool, parsed, outcome, { ctx, cont, paging, signal: extra.signal });
+  } catch (err) {
+    deps.log.debug({ tool: name, code: typed(err, name).code }, 'tool call failed');
+    deps.failed(err, name);
+    return errorResult(err, name);
+  } finally {
+    stopKeepAlive?.();
+  }
+}
+
+/** The enabled tool of that name; a hidden one answers why it is hidden; an unknown name is a protocol error. */
+function findTool(deps: CallDeps, name: string): ToolDef | { refused: CallToolResult } {
+  const tool = deps.tool(name);
+  if (tool) return tool;
+  const h = deps.hidden().find((x) => x.name === name);
+  if (h && h.reason !== 'not_selected') {
+    const code = h.reason === 'scope' ? 'insufficient_scope' : 'read_only';
+    const refusal = new ToolError(code, name, `${name} is not available: ${h.detail}.`, { next_step: 'Use a tool from tools/list.' });
+    return { refused: errorResult(refusal, name) };
+  }
+  throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+}
+
+/** The tool's strict schema over the arguments; max_items, all and allow_duplicate are the server's, not the tool's. */
+function parseArguments(tool: ToolDef, rawArgs: unknown): ParsedCall | { refused: CallToolResult } {
+  // A "__proto__" key, once parsed, becomes the arguments' prototype: refuse it like any unknown argument.
+  if (rawArgs !== null && typeof rawArgs === 'object' && ![Object.prototype, null].includes(Object.getPrototypeOf(rawArgs))) {
+    return { refused: errorResult(new ValidationError('invalid_request', tool.name, "Unknown argument '__proto__'.", '__proto__'), tool.name) };
+  }
+  const parsed = tool.input.safeParse(rawArgs ?? {});
+  if (!parsed.success) return { refused: errorResult(argumentError(tool, parsed.error), tool.name) };
+  const all = parsed.data as Record<string, unknown>;
+  const {
+    max_items,
+    all: everything,
+    allow_duplicate,
+    ...rest
+  } = all as Record<string, unknown> & {
+    max_items?: number;
+    all?: boolean;
+    allow_duplicate?: boolean;
+  };
+  return {
+    all,
+    args: tool.multiPage || tool.guarded ? rest : all,
+    bound: tool.multiPage ? itemBound({ max_items, all: everything }) : undefined,
+    allowDuplicate: allow_duplicate === true,
+  };
+}
+
+/** What a tool's run receives: the client, the workspace rule, the fence of this answer and progress. */
+function toolContext(deps: CallDeps, tool: ToolDef, extra: CallExtra): ToolContext {
+  const progressToken = extra._meta?.progressToken;
+  const name = tool.name;
+  return {
+    endpoint: tool.endpoint,
+    api: deps.api,
+    signal: extra.signal,
+    fence: new Fence(),
+    log: deps.log,
+    workspace: (a) => {
+      const ws = a.workspace ?? deps.defaultWorkspace();
+      if (ws) return ws;
+      const reached = deps.workspaces().join(', ') || 'no workspace';
+      throw new ValidationError(
+        'invalid_request',
+        name,
+        `Pass workspace: this key reaches ${reached} and the server has no default (--workspace).`,
+        'workspace',
+      );
+    },
+    progress: async (done, total, message) => {
+      if (progressToken === undefined) return;
+      await extra.sendNotification({
+        method: 'notifications/progress',
+        params: { progressToken, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+      });
+    },
+  };
+}
+
+/** A multi-page read: the tool's own list call is paged under the limiter, with progress; null for one page. */
+function pagingFor(deps: CallDeps, tool: ToolDef, bound: number | undefined, ctx: ToolContext, cont: Continuation, signal: AbortSignal): MultiPageApi | null {
+  if (bound === undefined) return null;
+  return multiPageApi(deps.api, tool.name, {
+    maxItems: bound,
+    signal,
+    onPage: (n, total, message) => void ctx.progress(n, total, message),
+    onBoundary: (n, c) => cont.boundary(n, c),
+  });
+}
+
+/** The tool's answer once the workspace is known, people ids are mapped and the person agreed; or the refusal. */
+async function runTool(
+  deps: CallDeps,
+  tool: ToolDef,
+  parsed: ParsedCall,
+  ctx: ToolContext,
+  extra: CallExtra,
+): Promise<(ToolOutput & { args: Record<string, unknown> }) | { refused: CallToolResult }> {
+  const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(parsed.args) : null;
+  const args = deps.userIds.map(tool.name, tool.userIds, workspace, parsed.args);
+  const refused = await confirmWrite(deps.server, {
+    mode: deps.confirm,
+    tool,
+    args,
+    api: deps.api,
+    workspace,
+    signal: extra.signal,
+    requestId: extra.requestId,
+  });
+  if (refused) return { refused: errorResult(refused, tool.name) };
+  const create = () => (tool.run ? tool.run(ctx, args) : runGeneric(ctx, tool, args));
+  const out = await createOnce(deps, tool, workspace, args, parsed.allowDuplicate, create);
+  if (tool.endpoint.write && workspace) deps.inboxWatch?.touched(workspace, leadIdsOf(args));
+  checkOutput(tool.endpoint, tool.output, out.structured);
+  return { ...out, args };
+}
+
+/** A guarded create runs unless an identical one succeeded lately; a delete remembers what it deleted; the rest just runs. */
+async function createOnce(
+  deps: CallDeps,
+  tool: ToolDef,
+  workspace: string | null,
+  args: Record<string, unknown>,
+  allowDuplicate: boolean,
+  create: () => Promise<ToolOutput>,
+): Promise<ToolOutput> {
+  if (!tool.guarded) return deps.deleted.run(tool.endpoint, { ...args, workspace }, create);
+  if (allowDuplicate) return (await deps.recentCreates.run(tool.name, workspace, args, create, { always: true })).out;
+  const r = await deps.recentCreates.run(tool.name, workspace, args, create);
+  return r.earlier ? duplicateAnswer(tool.name, r.out, r.earlier.secondsAgo) : r.out;
+}
+
+/** Both forms within the budget, cut at an item when they must be; what the agent wrote itself is not fenced. */
+async function fitAnswer(
+  deps: CallDeps,
+  tool: ToolDef,
+  parsed: ParsedCall,
+  out: ToolOutput & { args: Record<string, unknown> },
+  run: { ctx: ToolContext; cont: Continuation; paging: MultiPageApi | null; signal: AbortSignal },
+): Promise<CallToolResult> {
+  const read = run.paging?.envelope();
+  const shown = await fitResult(out, {
+    budget: deps.maxResultBytes,
+    fence: run.ctx.fence,
+    own: new Set([...(tool.endpoint.write ? ownStrings(out.args) : []), ...(out.own ?? [])]),
+    suffix: read ? multiPageSummary(read) : undefined,
+    tool: tool.name,
+    rest: async (kept, total) => {
+      if (out.items?.rest) return out.items.rest(kept, total);
+      const cursor = await run.cont.cursorAfter(kept, run.signal);
+      return cursor ? { ...parsed.all, cursor } : null;
+    },
+  });
+  return { content: [{ type: 'text', text: shown.text }, ...(out.extraContent ?? [])], structuredContent: shown.structured };
+}
+
+/** The leads a write names (lead_id, lead_ids): subscribers of those leads hear of the change at once. */
+function leadIdsOf(args: Record<string, unknown>): string[] {
+  const ids = [args.lead_id, ...(Array.isArray(args.lead_ids) ? args.lead_ids : [])];
+  return ids.filter((id): id is string => typeof id === 'string');
+}
+
+/** Most tools: call the endpoint with the arguments split by the table, return its answer as is. */
+async function runGeneric(ctx: ToolContext, tool: ToolDef, args: Record<string, unknown>): Promise<ToolOutput> {
+  const ws = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(args) : null;
+  const { path, query, body } = splitArgs(tool.endpoint, args, ws, tool.extraArgs);
+  const r = await ctx.api.call(tool.name, { path, query, body, signal: ctx.signal });
+  const data = r.data as Record<string, unknown>;
+  const structured = r.cachedAgeSeconds !== undefined ? { ...data, cached_age_seconds: r.cachedAgeSeconds } : data;
+  return { structured };
+}
