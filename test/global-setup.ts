@@ -4,7 +4,7 @@ import { RUN_MARK, markedProcesses } from '../scripts/harness/processes.js';
 
 /**
  * e2e tests spawn the built binaries: emit dist and bundle the server's binary once before
- * any test file runs, as `npm run build` does. Type errors do not stop the emit and are
+ * any test file runs, and build the reply desk, as `npm run build` does. Type errors do not stop the emit and are
  * reported by `npm run typecheck`, CI's own step; a failed bundle stops the run.
  *
  * Every process the suite starts inherits a mark of this run (the workers get it from this
@@ -17,6 +17,9 @@ export default function setup(): () => void {
   const bin = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-bin.ts'], { encoding: 'utf8' });
   if (bin.error) throw bin.error;
   if (bin.status !== 0) throw new Error(`bundling the server's binary failed:\n${bin.stderr}`);
+  const desk = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-desk.ts'], { encoding: 'utf8' });
+  if (desk.error) throw desk.error;
+  if (desk.status !== 0) throw new Error(`building the reply desk failed:\n${desk.stderr}`);
   const mark = randomUUID();
   process.env[RUN_MARK] = mark;
   return () => {
