@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
+import { ReplyInboxClient } from '../../src/client/index.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
 
@@ -103,5 +104,62 @@ describe('a conversation continuation never repeats itself', () => {
     expect(r.text).not.toMatch(/API gives no way/);
     expect(r.structured.counts.shown).toBe(r.structured.messages.length);
     expect(r.structured.older.fetch_rest).toEqual(r.structured.left_out.fetch_rest);
+  });
+});
+
+describe('get_conversation with lead_ids reads several threads in one call', () => {
+  it('10 leads, one unknown: the newest 3 of each, one thread request per lead, the failure listed beside the others, within the budget', async () => {
+    const leads = sb.store.leads
+      .inGroup('acme')
+      .slice(0, 9)
+      .map((l) => l.id);
+    const unknown = 'lead_doesnotexist00';
+    const sent: string[] = [];
+    const api = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
+    const counting = Object.assign(Object.create(api), {
+      call: (name: string, req: never) => {
+        sent.push(name);
+        return api.call(name, req);
+      },
+    });
+    const own = await inProcessServer(sb, { api: counting });
+    try {
+      const r = (await own.client.callTool({
+        name: 'get_conversation',
+        arguments: { lead_ids: [...leads.slice(0, 4), unknown, ...leads.slice(4)] },
+      })) as CallToolResult;
+      expect(r.isError).toBeFalsy();
+      const text = (r.content[0] as { text: string }).text;
+      const sc = r.structuredContent as { failed: number; conversations: { lead_id: string; messages?: unknown[]; error?: { code: string } }[] };
+      expect(sc.conversations.map((c) => c.lead_id)).toEqual([...leads.slice(0, 4), unknown, ...leads.slice(4)]);
+      expect(sc.failed).toBe(1);
+      expect(sc.conversations[4]!.error!.code).toBe('not_found');
+      for (const c of sc.conversations.filter((x) => !x.error)) expect(c.messages!.length).toBeGreaterThan(0);
+      for (const c of sc.conversations.filter((x) => !x.error)) expect(c.messages!.length).toBeLessThanOrEqual(3);
+      expect(sent.filter((n) => n === 'get_conversation')).toHaveLength(10);
+      expect(bytes(text)).toBeLessThanOrEqual(24_576);
+      expect(bytes(JSON.stringify(r.structuredContent))).toBeLessThanOrEqual(24_576);
+      expect(text).toContain(`## Lead ${unknown}\nFailed: {"code":"not_found"`);
+    } finally {
+      await own.close();
+    }
+  });
+  it('lead_id and lead_ids together, or neither, is refused naming them', async () => {
+    const lead = longLead();
+    for (const args of [{ lead_id: lead, lead_ids: [lead] }, {}]) {
+      const r = (await s.client.callTool({ name: 'get_conversation', arguments: args })) as CallToolResult;
+      expect(r.isError).toBe(true);
+      expect((r.content[0] as { text: string }).text).toContain('Pass lead_id (one lead) or lead_ids (several)');
+    }
+  });
+  it('a budget cut continues with the leads left out, every other argument kept', async () => {
+    const leads = sb.store.leads
+      .inGroup('acme')
+      .slice(0, 10)
+      .map((l) => l.id);
+    const r = (await small.client.callTool({ name: 'get_conversation', arguments: { lead_ids: leads, limit: 3, max_body_chars: 100_000 } })) as CallToolResult;
+    const sc = r.structuredContent as { conversations: unknown[]; left_out: { fetch_rest: Record<string, unknown> } };
+    expect(sc.conversations.length).toBeLessThan(10);
+    expect(sc.left_out.fetch_rest).toEqual({ lead_ids: leads.slice(sc.conversations.length), limit: 3, max_body_chars: 100_000 });
   });
 });

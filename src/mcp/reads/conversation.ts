@@ -6,7 +6,7 @@ import { type Fence, UNTRUSTED_NOTE } from '../view/fence.js';
 import type { ToolOutput } from '../view/output.js';
 
 /** What the readers need of a call: a tool's context without its endpoint, as a resource has no tool. */
-type ReaderContext = Omit<ToolContext, 'endpoint'>;
+export type ReaderContext = Omit<ToolContext, 'endpoint'>;
 
 interface ApiMessage {
   id: string;
@@ -232,15 +232,20 @@ export function countLines(c: Shaped, order: 'asc' | 'desc'): string[] {
 
 /** The thread as a model reads it: a heading per message, every outside string fenced. */
 function conversationText(c: Shaped, order: 'asc' | 'desc', f: Fence): string {
-  const lines = [UNTRUSTED_NOTE, '', ...countLines(c, order)];
-  c.messages.forEach((m, i) => {
+  return [UNTRUSTED_NOTE, '', ...countLines(c, order), ...messageLines(c.messages, f)].join('\n');
+}
+
+/** One heading per message, then its sender, subject, attachments and fenced body. */
+export function messageLines(messages: ShapedMessage[], f: Fence): string[] {
+  const lines: string[] = [];
+  messages.forEach((m, i) => {
     lines.push('', `### ${i + 1}. ${m.direction} ${m.kind} · ${m.sent_at ?? 'time unknown'} · ${m.id}`);
     lines.push(`From: ${f.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null)}`);
     if (m.subject) lines.push(`Subject: ${f.inline(m.subject)}`);
     if (m.attachments?.length) lines.push(`Attachments: ${m.attachments.map((a) => `${f.inline(a.filename)} (${a.id})`).join(', ')}`);
     lines.push(m.body ? f.wrap(m.body, 'email body') : '(no body)');
   });
-  return lines.join('\n');
+  return lines;
 }
 
 /** download_attachment: the file as an embedded resource, with its name, size and digest. */
