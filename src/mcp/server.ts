@@ -11,7 +11,7 @@ import { checkedApi } from './pipeline/response-check.js';
 import { Notices } from './notices.js';
 import { registerPrompts } from './context/prompts.js';
 import { type Hidden, type Selection, selectTools } from './tool/registry.js';
-import { registerResources } from './context/resources.js';
+import { registerResources } from './context/resources/register.js';
 import { publishedTool } from './tool/publish.js';
 import { RecentCreates } from './pipeline/duplicate-guard.js';
 import { Deleted } from './pipeline/deleted.js';
