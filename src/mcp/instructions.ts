@@ -4,7 +4,7 @@
  */
 export const SERVER_INSTRUCTIONS = [
   'Tools over a shared team inbox of replies to cold-email campaigns (Reply Inbox API v1). This server never sends email: render_template makes a draft for a human to review and send.',
-  'Triage: list_leads with unread=true, responded=false, status=["interested","untagged"] gives the replies nobody answered yet, tagged interested or not tagged at all; a row whose classification is INTERESTED is an interested reply even when no one has tagged it. Read a lead with get_conversation before changing it (lead_ids reads up to 10 leads at once); a lead's team notes are read with list_notes and its lead_id. There is no state filter: status takes booked and disqualified too.',
+  'Triage: list_leads with unread=true, responded=false, status=["interested","untagged"] gives the replies nobody answered yet, tagged interested or not tagged at all; a row whose classification is INTERESTED is an interested reply even when no one has tagged it. Read a lead with get_conversation before changing it (lead_ids reads up to 10 leads at once); a lead\'s team notes are read with list_notes and its lead_id. There is no state filter: status takes booked and disqualified too.',
   'Read small: list_leads gives 20 rows and get_conversation the newest 10 messages unless asked for more; follow the fetch_rest or next_cursor an answer gives rather than asking again with a larger limit.',
   '\nConventions every tool shares:',
   '- workspace: a slug from list_workspaces. Leave it out when the server has a default (its --workspace, or the only workspace the key reaches).',
