@@ -40,6 +40,8 @@ function stage(dir: string): void {
     if (!existsSync(join(ROOT, d))) throw new Error(`${d} is missing: run npm run build first`);
     cpSync(join(ROOT, d), join(dir, d), { recursive: true });
   }
+  // The licences of the packages bundled into the binary (scripts/build-bin.ts writes it).
+  cpSync(join(ROOT, 'dist/THIRD_PARTY_NOTICES.txt'), join(dir, 'dist/THIRD_PARTY_NOTICES.txt'));
   for (const pkg of productionPackages()) {
     // Nested node_modules are listed on their own lines; copying them here too could bring in what npm ls left out.
     cpSync(pkg, join(dir, relative(ROOT, pkg)), { recursive: true, filter: (src) => src === pkg || basename(src) !== 'node_modules' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DESK_URI } from '../src/mcp/app/constants.js';
 import { idSchema } from '../src/api/ids.js';
 import { defineTool } from '../src/mcp/tool/define.js';
 import { runConversation, runDownload } from '../src/mcp/reads/conversation.js';
@@ -22,6 +23,7 @@ const message = z.looseObject({
 export const conversationTools = [
   defineTool({
     endpoint: 'get_conversation',
+    app: DESK_URI,
     title: "Read a lead's conversation",
     description:
       'The email conversation with a lead, oldest first: campaign sends, their replies, our answers (at most 200 messages; up to 10 minutes stale). Bodies are text cut at max_body_chars, repeated quotes folded; message_id shows one whole. Costs one read and one of the thread budget.',

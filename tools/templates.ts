@@ -1,4 +1,5 @@
 import { defineTool } from '../src/mcp/tool/define.js';
+import { DESK_URI } from '../src/mcp/app/constants.js';
 import { listOf, listOutput, objectOf } from '../src/mcp/tool/outputs.js';
 import { VIEW, viewOutput } from './support/compact.js';
 import { runPlain, runProjected } from './support/project.js';
@@ -21,6 +22,7 @@ export const templateTools = [
   }),
   defineTool({
     endpoint: 'render_template',
+    app: DESK_URI,
     title: 'Render a template for a lead',
     description:
       "Fills a template's tokens from a lead into a subject and body for a human to send. Write AI variables yourself into overrides. ready_to_send is false while unresolved lists tokens left literal. Writes nothing.",

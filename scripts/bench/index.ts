@@ -5,6 +5,7 @@
  *   npm run bench                       every section
  *   npm run bench -- --only tokens,scale
  *   npm run bench -- --only toollist     the tool list's bytes and listing time
+ *   npm run bench -- --only fence        adversarial outsider text: fence check, HTML to text, list_leads
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
@@ -20,6 +21,7 @@ const SECTIONS: Record<string, () => Promise<Section[]>> = {
   start: async () => (await import('./start.js')).start(),
   scale: async () => (await import('./scale.js')).scale(),
   watch: async () => (await import('./watch.js')).watch(),
+  fence: async () => (await import('./fence.js')).fence(),
 };
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });

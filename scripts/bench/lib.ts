@@ -50,10 +50,10 @@ export function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 export const FLOOR_BIN = `${ROOT}scripts/bench/floor-server.mjs`;
 
 /** An MCP session over stdio with the built binary (or the floor server), against an API of our choosing. */
-export async function mcpSession(sb: Sandbox, opts: { key?: string; args?: string[]; floor?: boolean } = {}) {
+export async function mcpSession(sb: Sandbox, opts: { key?: string; args?: string[]; floor?: boolean; bin?: string } = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: opts.floor ? [FLOOR_BIN] : [MCP_BIN, '--log-level', 'silent', ...(opts.args ?? [])],
+    args: opts.floor ? [FLOOR_BIN] : [opts.bin ?? MCP_BIN, '--log-level', 'silent', ...(opts.args ?? [])],
     env: { ...process.env, REPLY_INBOX_API_KEY: opts.key ?? sb.keys.admin, REPLY_INBOX_BASE_URL: sb.baseUrl, REPLY_INBOX_WORKSPACE: 'acme' } as Record<
       string,
       string

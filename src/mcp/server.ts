@@ -11,7 +11,7 @@ import { checkedApi } from './pipeline/response-check.js';
 import { Notices } from './notices.js';
 import { registerPrompts } from './context/prompts.js';
 import { type Hidden, type Selection, selectTools } from './tool/registry.js';
-import { registerResources } from './context/resources.js';
+import { registerResources } from './context/resources/register.js';
 import { publishedTool } from './tool/publish.js';
 import { RecentCreates } from './pipeline/duplicate-guard.js';
 import { Deleted } from './pipeline/deleted.js';
@@ -22,6 +22,8 @@ import type { ToolDef } from './tool/define.js';
 import type { ConfirmMode } from './confirm/confirm.js';
 import type { InboxWatch } from './live/inbox-watch.js';
 import { Subscriptions } from './live/subscriptions.js';
+import { registerDesk } from './app/resource.js';
+import { rendersApps, withApp } from './app/negotiate.js';
 
 export interface InboxServerOptions {
   name: string;
@@ -91,18 +93,24 @@ export class InboxServer {
     this.deleted = new Deleted(o.now);
     this.api = checkedApi(o.api);
     const server = this.mcp.server;
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.enabled.values()].map(publishedTool) }));
+    // A client that renders MCP Apps sees which tools have one; any other sees the list as it was.
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      const apps = rendersApps(server.getClientCapabilities());
+      return { tools: [...this.enabled.values()].map((t) => withApp(publishedTool(t), apps ? t.app : undefined)) };
+    });
     const deps = this.callDeps();
     server.setRequestHandler(CallToolRequestSchema, (req, extra) => callTool(deps, req.params.name, req.params.arguments, extra));
     const access = this.access();
     registerResources(this.mcp, access, o.log);
     registerPrompts(this.mcp, access);
+    const desk = registerDesk(this.mcp);
     this.subscriptions = o.inboxWatch ? new Subscriptions(server, o.inboxWatch, access, o.log) : null;
     this.watch = new ScopeWatch((o.scopeRefreshSeconds ?? 300) * 1000, () => this.refreshQuietly());
     // Per connection, never per process: an HTTP deployment runs one InboxServer per session.
     const initialized = server.oninitialized;
     server.oninitialized = () => {
       initialized?.();
+      if (rendersApps(server.getClientCapabilities())) desk.enable();
       this.notices.flush();
       this.watch.start();
     };

@@ -113,6 +113,26 @@ describe('a client that declares elicitation: consequential writes ask first (--
   });
 });
 
+describe('a malformed answer is declined with a one-line reason', () => {
+  let r: Asking;
+  beforeAll(async () => {
+    r = await withElicitation([]);
+    // An answer no schema allows: the SDK refuses it with a multi-line validation dump.
+    r.s.client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'maybe' }) as unknown as ElicitResult);
+  });
+  afterAll(() => r?.close());
+
+  it('the write is not sent and the message is one short line', async () => {
+    const lead = someLead(r, 5);
+    const from = r.proxy.requests.length;
+    const { error } = await callErr(r.s, 'mark_disqualified', { lead_id: lead });
+    expect(error.code).toBe('declined');
+    expect(error.message).not.toContain('\n');
+    expect(error.message.length).toBeLessThan(300);
+    expect(writesSince(r, from)).toEqual([]);
+  });
+});
+
 describe('--confirm writes asks for every write; --confirm never and clients without elicitation are unchanged', () => {
   it('--confirm writes: a routine write asks too', async () => {
     const r = await withElicitation(['--confirm', 'writes']);

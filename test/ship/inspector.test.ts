@@ -28,12 +28,18 @@ beforeAll(async () => {
   called = await run('bash', ['-c', call!], { timeoutMs: 30_000 });
 }, 150_000);
 
-describe('npx @modelcontextprotocol/inspector --cli, as the README writes it', () => {
+describe("npx @modelcontextprotocol/inspector --cli, as the README writes it (needs the npm registry, or npx's cache)", () => {
   it('the README gives two inspector commands, tools/list and tools/call', () => {
     const commands = readmeCommands();
     expect(commands).toHaveLength(2);
     expect(commands[0]).toContain('--method tools/list');
     expect(commands[1]).toContain('--method tools/call');
+  });
+
+  it('finds every schema portable: --strict reports no warning and no error, inputs and outputs alike', () => {
+    expect(readmeCommands()[0]).toContain('--strict');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stderr).not.toMatch(/^(Warning|Error): tool|Schema portability|\d+ warnings?/m);
   });
 
   it('lists every tool of the server', () => {

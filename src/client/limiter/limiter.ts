@@ -62,7 +62,12 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     const caps = opts.caps ?? {};
     this.concurrencyCap = caps.max_concurrent ?? Number.POSITIVE_INFINITY;
     this.maxConcurrent = Math.min(opts.figures.max_concurrent, this.concurrencyCap);
-    this.window = new ServerWindow({ marginMs: opts.refillMarginMs, fallbackMs: opts.fallbackWindowMs, onTurn: (ended) => this.store.turn(ended) });
+    this.window = new ServerWindow({
+      marginMs: opts.refillMarginMs,
+      fallbackMs: opts.fallbackWindowMs,
+      onTurn: (ended) => this.store.turn(ended),
+      clock: opts.clock,
+    });
     const ctx: StoreContext = {
       window: this.window,
       emit: (e) => this.emit(e),

@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ToolError } from '../errors.js';
 import type { ApiCaller } from '../tool/context.js';
 import type { ToolDef } from '../tool/define.js';
+import { oneLineReason } from '../view/quote.js';
 import { type ConfirmMode, asksFirst, declined, questionFor } from './confirm.js';
 
 /** A person may take their time; the SDK's default of 60 s would answer for them. */
@@ -38,6 +39,7 @@ export async function confirmWrite(
     );
     return answer.action === 'accept' ? null : declined(o.tool.name, answer.action);
   } catch (err) {
-    return declined(o.tool.name, 'failed', (err as Error).message);
+    // A client's malformed answer comes with a multi-line validation dump: one line of it says enough.
+    return declined(o.tool.name, 'failed', oneLineReason(err instanceof Error ? err.message : String(err)));
   }
 }

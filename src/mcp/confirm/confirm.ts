@@ -3,7 +3,7 @@ import type { ToolDef } from '../tool/types.js';
 
 export type { ConfirmSpec } from '../tool/types.js';
 import { ToolError } from '../errors.js';
-import { neutralise } from '../view/fence.js';
+import { quoted } from '../view/quote.js';
 
 /** --confirm: which writes ask the person first (when the client can ask: elicitation). */
 export const CONFIRM_MODES = ['destructive', 'writes', 'never'] as const;
@@ -14,17 +14,6 @@ export function asksFirst(mode: ConfirmMode, tool: ToolDef, args: Record<string,
   if (mode === 'never' || !tool.endpoint.write) return false;
   if (mode === 'writes') return true;
   return tool.confirm !== undefined && (tool.confirm.when?.(args) ?? true);
-}
-
-/** Outsider text (a lead's name or address) for a question a person reads: invisible characters gone, one line, short, quoted. */
-export function quoted(text: unknown, max = 60): string | null {
-  if (typeof text !== 'string') return null;
-  const flat = neutralise(text)
-    .replace(/\s+/g, ' ')
-    .replace(/[«»<>]/g, '')
-    .trim();
-  if (flat === '') return null;
-  return `«${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}»`;
 }
 
 type Row = Record<string, unknown>;

@@ -55,5 +55,6 @@ export function defineTool<A extends Record<string, unknown> = Record<string, an
     userIds: spec.userIds ?? [],
     run: spec.run,
     confirm: spec.confirm,
+    ...(spec.app ? { app: spec.app } : {}),
   };
 }

@@ -2,6 +2,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { annotationsFor } from './annotations.js';
 import type { ToolDef } from './define.js';
+import { portableSchema } from './portable.js';
 
 /** A tool as tools/list publishes it. */
 export type PublishedTool = Tool & {
@@ -30,7 +31,7 @@ function lean(ctx: { jsonSchema: Record<string, unknown> }): void {
 
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', override?: typeof lean): Record<string, unknown> {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, ...(override ? { override } : {}) }) as Record<string, unknown>;
-  return rest;
+  return portableSchema(rest) as Record<string, unknown>;
 }
 
 /** The input schema as the server checks it, every bound included (for the people's reference). */

@@ -30,6 +30,8 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
   readonly run?: (ctx: ToolContext, args: A) => Promise<ToolOutput>;
   /** A consequential write: the person confirms it first when the client can ask (--confirm). */
   readonly confirm?: ConfirmSpec<A>;
+  /** The ui:// resource a host that renders MCP Apps shows beside this tool's result (src/mcp/app/). */
+  readonly app?: string;
 }
 
 export interface ToolSpec<A extends Record<string, unknown>> {
@@ -48,6 +50,8 @@ export interface ToolSpec<A extends Record<string, unknown>> {
   userIds?: readonly string[];
   run?: ToolDef<A>['run'];
   confirm?: ConfirmSpec<A>;
+  /** The ui:// resource of the app that shows this tool's result (src/mcp/app/constants.ts). */
+  app?: string;
 }
 
 /**

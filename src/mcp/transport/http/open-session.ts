@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ApiError, type CallResult } from '../../../client/index.js';
+import type { InboxServer } from '../../server.js';
+import type { Credential } from './auth.js';
+import type { ClosableClient } from './clients.js';
+import { reply } from './replies.js';
+import type { HttpState } from './state.js';
+
+type Caller = Extract<Credential, { ok: true }>;
+
+/** An initialize without a session id: the request, its answer, who sent it and from where. */
+export interface Opening {
+  req: IncomingMessage;
+  res: ServerResponse;
+  cred: Caller;
+  body: JSONRPCMessage;
+  address: string;
+}
+
+/**
+ * The life of a session: an initialize without a session id is checked against the API (GET
+ * /v1/me), given a place under the caps, built (its own InboxServer and transport), and from
+ * then on lives in the session table until its transport closes (DELETE, idle sweep, eviction, drain).
+ */
+export async function openSession<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<void> {
+  const me = await probeKey(s, o);
+  if (me === false) return;
+  if (!(await placeSession(s, o.res, o.cred))) return;
+  await buildSession(s, o, me);
+}
+
+/** A key with no client yet is asked GET /v1/me by the probe first; false when the answer was sent (refused). */
+async function probeKey<C extends ClosableClient>(s: HttpState<C>, { res, cred, address }: Opening): Promise<CallResult | undefined | false> {
+  if (!s.o.probe || s.clients.has(cred.owner)) return undefined;
+  try {
+    return await s.o.probe(cred.apiKey);
+  } catch (e) {
+    refusedByApi(s, res, address, e);
+    return false;
+  }
+}
+
+/** Reserve a place under the per-key cap and the server's cap; false when the 503 was sent. */
+async function placeSession<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, cred: Caller): Promise<boolean> {
+  if (!(await s.sessions.makeRoomFor(cred.owner, s.perKey))) {
+    reply(
+      res,
+      503,
+      `This key holds its maximum of ${s.perKey} MCP sessions (--max-sessions-per-key), all busy. Close a session you no longer use (DELETE /mcp) or retry shortly.`,
+      { 'retry-after': '5' },
+    );
+    return false;
+  }
+  if (!s.sessions.reserve()) {
+    reply(
+      res,
+      503,
+      `This server holds its maximum of ${s.sessions.max} MCP sessions (--max-sessions). Close a session you no longer use (DELETE /mcp) or retry shortly.`,
+      { 'retry-after': '5' },
+    );
+    return false;
+  }
+  return true;
+}
+
+/** Build the session on its reserved place; whatever fails gives the place and the key's lease back. */
+async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Opening, me: CallResult | undefined): Promise<void> {
+  const { req, res, cred, body, address } = o;
+  let server: InboxServer | undefined;
+  const lease = s.clients.acquire(cred.owner, cred.apiKey, (e) => server?.limiterEvent(e), me);
+  let placed = false;
+  let closed = false;
+  const cleanup = () => {
+    if (closed) return;
+    closed = true;
+    if (placed) s.sessions.remove(transport.sessionId);
+    else s.sessions.unreserve();
+    lease.release();
+    void server?.close().catch(() => undefined);
+  };
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    onsessioninitialized: (id) => {
+      placed = true;
+      s.sessions.add({ id, owner: cred.owner, transport, server: server!, lastSeen: Date.now(), busy: 0 });
+      s.o.log.info({ session: id, sessions: s.sessions.size }, 'session opened');
+    },
+  });
+  transport.onclose = cleanup;
+  try {
+    server = s.o.newServer(lease.client);
+    // GET /v1/me: the tools this key may use; a key the API refuses ends here.
+    await server.refresh();
+  } catch (e) {
+    cleanup();
+    // Refused now (revoked since its client was made): nothing of it is kept.
+    if (isRefusal(e)) s.clients.drop(cred.owner);
+    refusedByApi(s, res, address, e);
+    return;
+  }
+  try {
+    await server.mcp.connect(transport);
+    await transport.handleRequest(req, res, body);
+  } finally {
+    // An initialize the transport refused (bad protocol version, malformed) opened no session.
+    if (!placed) cleanup();
+  }
+}
+
+function isRefusal(e: unknown): e is ApiError {
+  return e instanceof ApiError && (e.status === 401 || e.status === 403);
+}
+
+/** The API refused the key (401/403: counted as a failed authentication) or could not be asked (502). */
+function refusedByApi<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, address: string, e: unknown): void {
+  if (isRefusal(e)) {
+    s.failures.failed(address);
+    reply(res, e.status, `The Reply Inbox API refused this key (${e.code}): ${e.message}`, e.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+    return;
+  }
+  reply(res, 502, `The Reply Inbox API could not say what this key may do (GET /v1/me): ${(e as Error).message}`);
+}

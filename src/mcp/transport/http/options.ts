@@ -1,0 +1,44 @@
+import type { Logger } from 'pino';
+import type { CallResult, LimiterEvent } from '../../../client/index.js';
+import type { InboxServer } from '../../server.js';
+import type { HttpAuth } from './auth.js';
+import type { ClosableClient } from './clients.js';
+import type { Listen } from './listen.js';
+
+export interface HttpServeOptions<C extends ClosableClient> {
+  listen: Listen;
+  auth: HttpAuth;
+  /** Host names (or host:port, or `*`) that Host and Origin may carry. */
+  allowedHosts: readonly string[];
+  maxSessions: number;
+  /** Bearer mode: sessions one key may hold; a new one closes that key's oldest idle session first. Default 10. */
+  maxSessionsPerKey?: number;
+  /** Failed authentications per client address per minute before 429 (0: no limit). Default 20. */
+  authFailuresPerMinute?: number;
+  maxBodyBytes?: number;
+  /** A session with no request for this long is closed. Default 30 min. */
+  idleSessionMs?: number;
+  /** On drain, how long in-flight calls may take before everything is closed anyway. Default 30 s. */
+  drainTimeoutMs?: number;
+  /** The API client for one key; `onEvent` hears its limiter; `me` is its GET /v1/me answer when just read. */
+  newClient(apiKey: string, onEvent: (e: LimiterEvent) => void, me?: CallResult): C;
+  /**
+   * Bearer mode: GET /v1/me for a key that has no client yet, built for nothing else (KeyProbe),
+   * so a key the API refuses leaves nothing behind. Without it the full client asks.
+   */
+  probe?(apiKey: string): Promise<CallResult>;
+  /** The MCP server of one session, over its key's client. */
+  newServer(client: C): InboxServer;
+  /** Extra facts for /healthz (e.g. the Redis connection's state); `unavailable` (a reason) makes it answer 503. */
+  health?(): Record<string, unknown>;
+  log: Logger;
+}
+
+export interface HttpHandle {
+  /** The MCP endpoint, e.g. http://127.0.0.1:8080/mcp. */
+  url: string;
+  port: number;
+  sessions(): number;
+  /** Refuse new work, let in-flight calls finish (up to drainTimeoutMs), then close every session and client. */
+  drain(): Promise<void>;
+}

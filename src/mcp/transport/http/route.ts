@@ -1,0 +1,93 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { credentialOf } from './auth.js';
+import { readBody } from './body.js';
+import type { ClosableClient } from './clients.js';
+import { refusedHostOrOrigin } from './guard.js';
+import { openSession } from './open-session.js';
+import { guardReply, reply } from './replies.js';
+import type { HttpState } from './state.js';
+import { vetLine } from '../jsonrpc-guard.js';
+
+/**
+ * The request listener: /healthz for load balancers, /mcp for MCP, 404 for anything else. A
+ * POST is counted in flight until its response ends (for a tool call, when its result was sent);
+ * a GET is a notification stream that stays open, so it does not hold a drain back.
+ */
+export function router<C extends ClosableClient>(s: HttpState<C>): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    if (path === '/healthz') return health(s, res, req.method);
+    if (path !== '/mcp') return reply(res, 404, 'Not found: MCP is served at /mcp.');
+    if (req.method === 'POST') {
+      s.inFlight.start();
+      res.once('close', () => s.inFlight.end());
+    }
+    handleMcp(s, req, res).catch((e: unknown) => {
+      s.o.log.error({ err: e }, 'HTTP request failed');
+      reply(res, 500, 'Internal error.', {}, -32603);
+    });
+  };
+}
+
+/**
+ * One /mcp request passes, in order: the Host/Origin allow-list (403), the failed-authentication
+ * limit of the client's address (429), credentials (401, before anything touches the API), the
+ * drain (503), the session id (404/400), the body limit (413), the JSON-RPC guard (as over stdio),
+ * then goes to its session or opens one.
+ */
+async function handleMcp<C extends ClosableClient>(s: HttpState<C>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const refused = refusedHostOrOrigin(req.headers, s.o.allowedHosts);
+  if (refused) return reply(res, 403, refused);
+  const address = req.socket.remoteAddress ?? 'unknown';
+  const wait = s.failures.retryAfter(address);
+  if (wait > 0) {
+    return reply(res, 429, `Too many failed authentications from this address; try again in ${wait} s.`, { 'retry-after': String(wait) });
+  }
+  const cred = credentialOf(req.headers, s.o.auth);
+  if (!cred.ok) {
+    s.failures.failed(address);
+    return reply(res, 401, cred.message, { 'www-authenticate': 'Bearer' });
+  }
+  if (s.draining) return reply(res, 503, 'This server is shutting down; reconnect to start a new session.', { 'retry-after': '1', connection: 'close' });
+  const sid = req.headers['mcp-session-id'];
+  const session = typeof sid === 'string' ? s.sessions.get(sid) : undefined;
+  // Another caller's session is answered as unknown: its existence is not theirs to learn.
+  if (typeof sid === 'string' && (!session || session.owner !== cred.owner))
+    return reply(res, 404, 'Session not found: start a new one with initialize.', {}, -32001);
+  if (req.method === 'GET' || req.method === 'DELETE') {
+    if (!session) return reply(res, 400, 'Bad Request: send the mcp-session-id header of an open session.');
+    session.lastSeen = Date.now();
+    return session.transport.handleRequest(req, res);
+  }
+  if (req.method !== 'POST') return reply(res, 405, 'Method not allowed: POST, GET or DELETE /mcp.', { allow: 'GET, POST, DELETE' });
+  const body = await readBody(req, s.maxBody);
+  if (!body.ok) {
+    // The rest of an oversized body is not read: the connection ends with the answer.
+    if (body.status === 413) res.once('finish', () => req.socket.destroySoon());
+    return reply(res, body.status, body.message, body.status === 413 ? { connection: 'close' } : {}, body.code);
+  }
+  const vetted = vetLine(body.text);
+  if (!('message' in vetted)) return guardReply(res, vetted.reply);
+  if (session) {
+    session.lastSeen = Date.now();
+    session.busy++;
+    res.once('close', () => session.busy--);
+    return session.transport.handleRequest(req, res, vetted.message);
+  }
+  if (!isInitializeRequest(vetted.message)) return reply(res, 400, 'Bad Request: no session; start one with initialize (without an mcp-session-id header).');
+  return openSession(s, { req, res, cred, body: vetted.message, address });
+}
+
+function health<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, method: string | undefined): void {
+  if (method !== 'GET' && method !== 'HEAD') {
+    reply(res, 405, 'Method not allowed: GET /healthz.', { allow: 'GET, HEAD' });
+    return;
+  }
+  const facts = s.o.health?.() ?? {};
+  // A part the calls need is down (Redis): a load balancer should send them elsewhere.
+  const down = typeof facts.unavailable === 'string';
+  res.writeHead(s.draining || down ? 503 : 200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  const status = s.draining ? 'draining' : down ? 'unavailable' : 'ok';
+  res.end(method === 'HEAD' ? undefined : JSON.stringify({ status, sessions: s.sessions.size, keys: s.clients.size, in_flight: s.inFlight.count, ...facts }));
+}

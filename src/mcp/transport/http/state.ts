@@ -1,0 +1,19 @@
+import type { AuthFailures } from './auth-failures.js';
+import type { ClosableClient, KeyClients } from './clients.js';
+import type { HttpServeOptions } from './options.js';
+import type { Sessions } from './sessions.js';
+import type { InFlight } from '../in-flight.js';
+
+/** What the HTTP endpoint's parts share: the options, the session table, the key clients, the limits. */
+export interface HttpState<C extends ClosableClient> {
+  o: HttpServeOptions<C>;
+  sessions: Sessions;
+  clients: KeyClients<C>;
+  failures: AuthFailures;
+  /** Sessions one caller may hold (bearer mode; unbounded in token mode). */
+  perKey: number;
+  maxBody: number;
+  inFlight: InFlight;
+  /** Set once a drain begins: new work is refused. */
+  draining: boolean;
+}
