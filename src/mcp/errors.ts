@@ -173,13 +173,21 @@ export function typed(err: unknown, tool: string): ReplyInboxError {
   return new ToolError('internal_error', tool, err instanceof Error ? err.message : String(err));
 }
 
+/**
+ * An error's message and parameter name come from the API as much as from us: a 2 MB API
+ * message once made a 3 MB tool error. Capped far below any result budget (4,096 bytes at least).
+ */
+const MAX_MESSAGE_CHARS = 1_000;
+const MAX_PARAM_CHARS = 100;
+const clipped = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}… [${s.length - max + 1} more characters left out]` : s);
+
 /** The tool error envelope of any failure. */
 export function errorBody(thrown: unknown, tool: string): ToolErrorBody {
   const err = typed(thrown, tool);
-  const error: ToolErrorBody['error'] = { code: err.code, message: err.message, status: statusOf(err) };
+  const error: ToolErrorBody['error'] = { code: err.code, message: clipped(err.message, MAX_MESSAGE_CHARS), status: statusOf(err) };
   if (err instanceof InvalidResponseError) return { error, next_step: invalidResponseStep(err, tool) };
   if (err instanceof ApiError || err instanceof ValidationError || err instanceof ToolError) {
-    if (err.param !== undefined) error.param = err.param;
+    if (err.param !== undefined) error.param = clipped(err.param, MAX_PARAM_CHARS);
   }
   if (err instanceof ApiError) {
     if (err.required_scope !== undefined) error.required_scope = err.required_scope;

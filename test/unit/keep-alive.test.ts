@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { KEEP_ALIVE_MS, keepAlive } from '../../src/mcp/pipeline/keep-alive.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 
 beforeEach(() => void vi.useFakeTimers());
 afterEach(() => void vi.useRealTimers());
@@ -34,5 +35,23 @@ describe('A call still running sends progress while it waits, if the client gave
     await vi.advanceTimersByTimeAsync(3_000);
     stop();
     expect(seen).toEqual([1, 2, 3]);
+  });
+
+  it('runs on the clock it is given, not on the process timers', async () => {
+    const clock = new ManualClock(0);
+    const seen: number[] = [];
+    const stop = keepAlive(
+      async (n) => {
+        seen.push(n);
+      },
+      1_000,
+      clock,
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(seen).toEqual([]);
+    clock.advance(3_000);
+    expect(seen).toEqual([1, 2, 3]);
+    stop();
+    expect(clock.pending).toBe(0);
   });
 });

@@ -97,7 +97,8 @@ export function pageTable(page: { data: Row[]; has_more?: boolean; next_cursor?:
     return oneLine(plain);
   };
   const n = page.data.length;
-  const head = `${n} ${noun}${n === 1 ? '' : 's'}${page.has_more ? `; more: pass cursor "${page.next_cursor}"` : '; no more pages'}.`;
+  const more = typeof page.next_cursor === 'string' ? `; more: pass cursor "${page.next_cursor}"` : '; more remain (see the last line)';
+  const head = `${n} ${noun}${n === 1 ? '' : 's'}${page.has_more ? more : '; no more pages'}.`;
   const table = n
     ? [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...page.data.map((r, i) => `| ${cols.map((k) => cell(r, k, i)).join(' | ')} |`)]
     : [];

@@ -2,7 +2,7 @@ import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
 import { Fence, UNTRUSTED_NOTE } from '../../view/fence.js';
 import { TEMPLATE, URI } from '../../view/links.js';
-import { withinBudget } from '../../view/result-budget.js';
+import { shortenToFit, within, withinBudget } from '../../view/result-budget.js';
 import { dropEmpty, fenceDeep } from '../../view/shape.js';
 import { workspaceOr } from '../access.js';
 import { JSON_TYPE, LISTED_LEADS, type ResourceKit, type Row, one, text } from './kit.js';
@@ -41,8 +41,11 @@ export function registerLeads(kit: ResourceKit): void {
       const ws = workspaceOr(access, one(vars.workspace));
       const r = await access.api.call('list_leads', { path: { workspace: ws }, query: { limit: LISTED_LEADS }, signal: extra.signal });
       const rows = ((r.data as { data: Row[] }).data ?? []).map((l) => Object.fromEntries(LEADS_FIELDS.filter((f) => f in l).map((f) => [f, l[f]])));
-      const fenced = fenceDeep(dropEmpty(rows), new Fence());
-      return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ note: UNTRUSTED_NOTE, workspace: ws, leads: fenced }), kit.budget(), 'leads resource'));
+      const fence = new Fence();
+      const body = (v: Row[]) => JSON.stringify({ note: UNTRUSTED_NOTE, workspace: ws, leads: fenceDeep(dropEmpty(v), fence) });
+      // A lead with a 30,000-character name has its long fields shortened rather than failing the whole read.
+      const fitted = within(body(rows), kit.budget()) ? rows : (shortenToFit(rows, (v) => within(body(v), kit.budget())) ?? rows);
+      return text(uri, JSON_TYPE, withinBudget(body(fitted), kit.budget(), 'leads resource'));
     }),
   );
 }

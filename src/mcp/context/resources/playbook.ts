@@ -1,6 +1,7 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { htmlToText } from '../../../api/text.js';
 import { TEMPLATE, URI } from '../../view/links.js';
+import { cutToBudget } from '../../view/result-budget.js';
 import { workspaceOr } from '../access.js';
 import { MARKDOWN, type ResourceKit, one, text } from './kit.js';
 
@@ -22,7 +23,7 @@ export function registerPlaybook(kit: ResourceKit): void {
       const body = w.sdr_notes
         ? `The team's reply playbook (sdr_notes), as the team wrote it:\n\n${htmlToText(w.sdr_notes)}\n`
         : 'This workspace has no playbook (sdr_notes is empty).\n';
-      return text(uri, MARKDOWN, head + body);
+      return text(uri, MARKDOWN, cutToBudget(head + body, kit.budget(), 'playbook'));
     }),
   );
 }
