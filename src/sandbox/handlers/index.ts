@@ -11,7 +11,7 @@ import { tasksHandlers } from './tasks.js';
 import { templatesHandlers } from './templates.js';
 
 /** Every endpoint's handler, by endpoint name: one missing does not compile. */
-const TABLE: HandlerTable = {
+export const HANDLER_TABLE: HandlerTable = {
   ...metaHandlers,
   ...leadsHandlers,
   ...conversationsHandlers,
@@ -30,4 +30,4 @@ const TABLE: HandlerTable = {
  * placeholders, and the query and body passed its Params and schema, so a handler gets what
  * its CtxOf says.
  */
-export const HANDLERS = TABLE as unknown as Handlers;
+export const HANDLERS = HANDLER_TABLE as unknown as Handlers;
