@@ -3,7 +3,7 @@ import { type Host, type Json, ToolFailure } from './host.js';
 import { bodyText, say } from './parts.js';
 import { bytes, unfence, when } from './text.js';
 
-function attachment(host: Host, a: Json): HTMLElement {
+function attachment(host: Host, leadId: string, a: Json): HTMLElement {
   const size = el('span', { class: 'size' });
   if (typeof a.size_bytes === 'number') size.textContent = bytes(a.size_bytes);
   const name = unfence(a.filename);
@@ -26,7 +26,7 @@ function attachment(host: Host, a: Json): HTMLElement {
               const b = e.currentTarget as HTMLButtonElement;
               b.disabled = true;
               try {
-                const d = await host.call('download_attachment', { attachment_id: a.id });
+                const d = await host.call('download_attachment', { lead_id: leadId, attachment_id: a.id });
                 size.textContent = bytes(Number(d.size_bytes));
                 b.remove();
               } catch (err) {
@@ -69,7 +69,11 @@ export function threadView(host: Host, result: Json): HTMLElement {
           m.subject ? el('p', { class: 'msg-subject' }, unfence(m.subject)) : null,
           el('div', { class: 'body' }, ...bodyText(host, unfence(m.body))),
           Array.isArray(m.attachments) && m.attachments.length > 0
-            ? el('ul', { class: 'attachments', 'aria-label': 'Attachments' }, ...(m.attachments as Json[]).map((a) => attachment(host, a)))
+            ? el(
+                'ul',
+                { class: 'attachments', 'aria-label': 'Attachments' },
+                ...(m.attachments as Json[]).map((a) => attachment(host, String(result.lead_id), a)),
+              )
             : null,
         );
       }),
