@@ -35,7 +35,8 @@ describe('set_status points to the tools of the lifecycle states', () => {
     const lead = server.sb.store.leads.inGroup('acme')[0]!;
     const r = await call('set_status', { lead_id: lead.id, status });
     expect(r.isError).toBe(true);
-    expect(r.text).toContain(`call ${tool} instead`);
+    expect(r.text).toContain(`${tool} does that`);
+    expect(r.text.endsWith(`call ${tool}.`)).toBe(true);
   });
 });
 

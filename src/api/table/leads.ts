@@ -173,6 +173,9 @@ export const LEAD_ROWS = [
     bucket: 'write',
     // not_interested / unsubscribed complete every open task of the lead, for good.
     body: bodies.setStatus,
+    elsewhere: {
+      status: { booked: 'mark_booked', disqualified: 'mark_disqualified', responded: 'mark_responded', read: 'mark_read', unread: 'mark_unread' },
+    },
     destructive: true,
     returns: 'object',
     resource: 'lead',

@@ -24,6 +24,7 @@ export const NOTE_ROWS = [
     scope: 'notes:write',
     bucket: 'write',
     body: bodies.createNote,
+    misnamed: { text: 'body', note: 'body', notes: 'body' },
     status: 201,
     idempotent: false,
     settledBy: 'list_notes',

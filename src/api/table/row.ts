@@ -76,6 +76,10 @@ export interface Endpoint {
   readonly body: z.ZodType | null;
   /** Body fields refused by name, with the reason (title on a task write), before the schema's "unknown field". */
   readonly refusedFields?: Readonly<Record<string, string>>;
+  /** Arguments agents send under another name, and the name this endpoint takes (create_task title → notes). */
+  readonly misnamed?: Readonly<Record<string, string>>;
+  /** Values of a parameter that another endpoint sets (set_status status booked → mark_booked): the refusal names it. */
+  readonly elsewhere?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** A from/to window the service checks and bounds (insights, slots). */
   readonly window?: WindowRule;
   /** Its answer carries the key's rate_limits: the client takes its bucket figures from it. */
