@@ -18,6 +18,9 @@ const ENDS_TASKS = new Set(['not_interested', 'unsubscribed', 'dnc']);
 const stateChange = (to: string, now: Record<string, unknown> | null) =>
   now ? `Its state changes from ${word(now.state)} to ${to}` : `It moves to state ${to}`;
 
+/** The rows list_leads answers without a limit. */
+export const LIST_LEADS_PAGE = 20;
+
 const LEAD_FIELDS = Object.keys(leadResource.shape) as [string, ...string[]];
 const compactLead = viewOutput('lead');
 
@@ -33,10 +36,15 @@ export const leadTools = [
     title: 'List leads (the inbox)',
     description:
       'The shared inbox: one row per lead who replied, newest first. Filter by status, unread, priority, responded, assignee, tag, campaign, last direction, search q or time. fields or view=full give more than the compact rows. Read get_conversation before deciding.',
-    docs: { status: 'Statuses to match.', assignee_id: 'Member ids, or ["none"] for unassigned.' },
+    docs: {
+      limit: `Page size 1-200 (default ${LIST_LEADS_PAGE}).`,
+      status: 'Statuses to match; booked and disqualified match those states.',
+      assignee_id: 'Member ids, or ["none"] for unassigned.',
+    },
     extra: VIEW_ARGS,
     output: listOutput(compactLead),
-    run: (ctx, args) => runProjected(ctx, args, 'lead'),
+    // A page sized for triage, not the API's 50: a model reads every row it is given.
+    run: (ctx, args) => runProjected(ctx, { limit: LIST_LEADS_PAGE, ...args }, 'lead'),
   }),
   defineTool({
     endpoint: 'get_lead',

@@ -23,7 +23,7 @@ describe('SERVER_INSTRUCTIONS take their figures from the constants', () => {
   it('states the figures of today: 120/60/10/30 per minute, 1-200 (50), 1,000, 10 minutes, 24 KB', async () => {
     const text = await instructionsWith({});
     expect(text).toContain('read 120/min, write 60/min, upstream 10/min, thread 30/min');
-    expect(text).toContain('1-200 (default 50)');
+    expect(text).toContain('1-200 (default 50, list_leads 20)');
     expect(text).toContain('max_items (up to 1,000)');
     expect(text).toContain('in the last 10 minutes');
     expect(text).toContain('about 24 KB');
@@ -34,7 +34,7 @@ describe('SERVER_INSTRUCTIONS take their figures from the constants', () => {
       enums: { RATE_LIMITS: { read: 7, write: 8, upstream: 9, thread: 11, max_concurrent: 4 }, LIMITS: { page_default: 25, page_max: 100 } },
     });
     expect(text).toContain('read 7/min, write 8/min, upstream 9/min, thread 11/min');
-    expect(text).toContain('1-100 (default 25)');
+    expect(text).toContain('1-100 (default 25, list_leads 20)');
   });
 
   it('follows MAX_ITEMS_BOUND, DUPLICATE_WINDOW_MS and DEFAULT_MAX_RESULT_BYTES', async () => {
