@@ -23,7 +23,9 @@ export async function desk(): Promise<Section[]> {
       // Each show is a fresh frame: the app parses, connects to the host, receives the 20-lead page and draws the board.
       for (let i = 0; i <= RUNS; i++) {
         const f = await showInDesk(page, 'list_leads', { limit: 20 }, 'board');
-        const ms = Number(await f.evaluate(() => (globalThis as unknown as { document: { body: { dataset: Record<string, string> } } }).document.body.dataset.firstRenderMs));
+        const ms = Number(
+          await f.evaluate(() => (globalThis as unknown as { document: { body: { dataset: Record<string, string> } } }).document.body.dataset.firstRenderMs),
+        );
         if (i > 0) times.push(ms);
       }
       rows.push(['first render of the 20-lead board, median', round(median(times)), 'ms']);
