@@ -14,14 +14,14 @@ const page = (data: Row[]): ToolOutput => ({
   render: (s, fence) => pageTable(s as { data: Row[] }, fence, 'lead', 'lead'),
   items: { key: 'data', keep: 'head' },
 });
-const fit = (out: ToolOutput, rest: Row | null = { cursor: 'cur_x' }) =>
+const fitPage = (out: ToolOutput, rest: Row | null = { cursor: 'cur_x' }) =>
   fitResult(out, { budget: BUDGET, fence: new Fence(), tool: 'list_leads', rest: async () => rest });
 const sizes = (p: { text: string; structured: Row }) => [byteLength(p.text), byteLength(JSON.stringify(p.structured))];
 
 describe('Results over the budget: one long item is shortened rather than the page given up', () => {
   it('the newest lead with a 30,000-character name: the whole page of 50 is shown, that name shortened, both forms within the budget', async () => {
     const data = [lead(0, 'N'.repeat(30_000)), ...Array.from({ length: 49 }, (_, i) => lead(i + 1))];
-    const p = await fit(page(data));
+    const p = await fitPage(page(data));
     for (const b of sizes(p)) expect(b).toBeLessThanOrEqual(BUDGET);
     const shown = p.structured.data as Row[];
     expect(shown).toHaveLength(50);
@@ -46,7 +46,7 @@ describe("Results over the budget: a cut list's fetch_rest does not repeat unbou
   it('an assignee_id filter of 2,000 ids is named "as in this call", not repeated; the text stays within the budget', async () => {
     const data = Array.from({ length: 200 }, (_, i) => lead(i, `Person ${i} ${'x'.repeat(200)}`));
     const ids = Array.from({ length: 2_000 }, (_, i) => `usr_member${i}_acme`);
-    const p = await fit(page(data), { assignee_id: ids, view: 'full', cursor: 'cur_after' });
+    const p = await fitPage(page(data), { assignee_id: ids, view: 'full', cursor: 'cur_after' });
     for (const b of sizes(p)) expect(b).toBeLessThanOrEqual(BUDGET);
     const left = p.structured.left_out as { fetch_rest: Row; same_as_this_call: string[] };
     expect(left.fetch_rest).toEqual({ view: 'full', cursor: 'cur_after' });

@@ -115,7 +115,7 @@ function parseArguments(tool: ToolDef, rawArgs: unknown): ParsedCall | { refused
     return { refused: errorResult(new ValidationError('invalid_request', tool.name, "Unknown argument '__proto__'.", '__proto__'), tool.name) };
   }
   const parsed = tool.input.safeParse(rawArgs ?? {});
-  if (!parsed.success) return { refused: errorResult(argumentError(tool, parsed.error), tool.name) };
+  if (!parsed.success) return { refused: errorResult(argumentError(tool, parsed.error, rawArgs), tool.name) };
   const all = parsed.data as Record<string, unknown>;
   const {
     max_items,
