@@ -8,7 +8,6 @@ const server = useInProcessServer();
 
 const call = async (name: string, args: Record<string, unknown>) => {
   const r = (await server.client.callTool({ name, arguments: args })) as CallToolResult;
-  // biome-ignore lint/suspicious/noExplicitAny: a test reads what it expects
   return { isError: r.isError === true, structured: r.structuredContent as any, text: (r.content[0] as { text: string }).text };
 };
 
