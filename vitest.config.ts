@@ -21,7 +21,8 @@ const fromDist = (name: string, include: string[], exclude: string[] = []) => ({
   test: { ...shared, name, include, exclude, globalSetup: ['test/setup/build-if-stale.ts'] },
 });
 
-const REGISTRY = ['test/ship/inspector.test.ts'];
+/** They fetch from the npm registry (or npm's cache): npx of the Inspector, npm install of the packed tarball. */
+const REGISTRY = ['test/ship/inspector.test.ts', 'test/ship/pack.test.ts', 'test/ship/readme-clients.test.ts'];
 
 export default defineConfig({
   test: {

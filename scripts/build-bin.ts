@@ -1,6 +1,7 @@
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { RUNTIME_PACKAGES } from './runtime-packages.js';
 import { bundledPackages, noticesText } from './third-party-notices.js';
 
 /**
@@ -49,7 +50,7 @@ const result = await build({
   // The map ships, without the sources: `node --enable-source-maps` then names src/…ts lines (docs/deploy.md).
   sourcemap: 'linked',
   sourcesContent: false,
-  external: ['ioredis'],
+  external: [...RUNTIME_PACKAGES],
   // The CommonJS dependencies (undici, pino, bottleneck) require Node's own modules.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   define: { REPLY_INBOX_PUBLISHED_TOOLS: JSON.stringify(await publishedTools()) },

@@ -3,6 +3,7 @@ import { listOutput, objectOf, writeOutput } from '../src/mcp/tool/outputs.js';
 import { VIEW, viewOutput } from './support/compact.js';
 import { runProjected } from './support/project.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
+import { word } from '../src/mcp/confirm/confirm.js';
 
 export const meetingTools = [
   defineTool({
@@ -36,7 +37,10 @@ export const meetingTools = [
     confirm: {
       when: (a: { outcome: string; force?: boolean }) => a.force === true,
       asks: 'when force is true',
-      change: (a: { outcome: string }) => `Its recorded outcome is overwritten with ${a.outcome}, and the meeting stays locked.`,
+      change: (a: { outcome: string }, now) =>
+        now?.outcome
+          ? `Its recorded outcome changes from ${word(now.outcome)} to ${a.outcome}, and the meeting stays locked.`
+          : `Its outcome is set to ${a.outcome} (none is recorded yet), and the meeting is locked.`,
     },
   }),
 ];

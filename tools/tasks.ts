@@ -44,6 +44,6 @@ export const taskTools = [
     description: 'Deletes a task: it disappears from every read and no call restores it. For work that was done use complete_task.',
     output: writeOutput('task'),
     run: runWrite(['status', 'lead_id']),
-    confirm: { change: (a: { task_id: string }) => `Task ${a.task_id} is deleted: it disappears from every read, and no call restores it.` },
+    confirm: { change: () => 'It is deleted: it disappears from every read, and no call restores it.' },
   }),
 ];

@@ -85,6 +85,10 @@ export interface Endpoint {
   readonly body: z.ZodType | null;
   /** Body fields refused by name, with the reason (title on a task write), before the schema's "unknown field". */
   readonly refusedFields?: Readonly<Record<string, string>>;
+  /** Arguments agents send under another name, and the name this endpoint takes (create_task title → notes). */
+  readonly misnamed?: Readonly<Record<string, string>>;
+  /** Values of a parameter that another endpoint sets (set_status status booked → mark_booked): the refusal names it. */
+  readonly elsewhere?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** A from/to window the service checks and bounds (insights, slots). */
   readonly window?: WindowRule;
   /** Its answer carries the key's rate_limits: the client takes its bucket figures from it. */
@@ -382,6 +386,9 @@ export const ENDPOINTS: readonly Endpoint[] = [
     bucket: 'write',
     // not_interested / unsubscribed complete every open task of the lead, for good.
     body: bodies.setStatus,
+    elsewhere: {
+      status: { booked: 'mark_booked', disqualified: 'mark_disqualified', responded: 'mark_responded', read: 'mark_read', unread: 'mark_unread' },
+    },
     destructive: true,
     returns: 'object',
     resource: 'lead',
@@ -491,6 +498,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     bucket: 'write',
     body: bodies.createTask,
     refusedFields: TASK_REFUSED_FIELDS,
+    misnamed: { title: 'notes', description: 'notes', due_at: 'due_date' },
     status: 201,
     idempotent: false,
     settledBy: 'list_tasks',
@@ -508,6 +516,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     bucket: 'write',
     body: bodies.updateTask,
     refusedFields: TASK_REFUSED_FIELDS,
+    misnamed: { title: 'notes', description: 'notes', due_at: 'due_date' },
     destructive: true,
     returns: 'object',
     resource: 'task',
@@ -563,6 +572,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     scope: 'notes:write',
     bucket: 'write',
     body: bodies.createNote,
+    misnamed: { text: 'body', note: 'body', notes: 'body' },
     status: 201,
     idempotent: false,
     settledBy: 'list_notes',

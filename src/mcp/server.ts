@@ -4,6 +4,7 @@ import { type CallDeps, callTool } from './pipeline/call-tool.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import type { Logger } from 'pino';
 import type { LimiterEvent } from '../client/index.js';
+import { DEFAULT_TIMEOUTS } from '../client/http.js';
 import type { InboxAccess } from './context/access.js';
 import type { ApiCaller } from './tool/context.js';
 import { errorBody, isUpstreamFailure } from './errors.js';
@@ -40,6 +41,8 @@ export interface InboxServerOptions {
   scopeRefreshSeconds?: number;
   /** The byte budget of one tool result or resource read, in each form (default 24,576). */
   maxResultBytes?: number;
+  /** One deadline for a whole tool call, its API calls and a confirmation included (default the client's 50 s). */
+  toolDeadlineMs?: number;
   /** Which writes ask the person first when the client supports elicitation (default destructive). */
   confirm?: ConfirmMode;
   /** The poller shared by every session of this key: with it, leads and conversations can be subscribed to. */
@@ -210,6 +213,8 @@ export class InboxServer {
       deleted: this.deleted,
       confirm: this.o.confirm ?? 'destructive',
       maxResultBytes: this.maxResultBytes,
+      toolDeadlineMs: this.o.toolDeadlineMs ?? DEFAULT_TIMEOUTS.deadlineMs,
+      now: this.o.now ?? Date.now,
       ...(this.o.inboxWatch ? { inboxWatch: this.o.inboxWatch } : {}),
       failed: (err, what) => this.failed(err, what),
     };

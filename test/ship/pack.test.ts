@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../tools/index.js';
-import { ROOT, run, startServer } from './helpers.js';
+import { closeTo, ROOT, readmeFigures, run, startServer } from './helpers.js';
 
 /**
  * The npm package as a stranger gets it: `npm pack`, then `npm install <tarball>` in an
@@ -22,6 +22,7 @@ const scratch = mkdtempSync(join(tmpdir(), 'pack-test-'));
 const app = join(scratch, 'app');
 let tarball = '';
 let listed: { path: string; size: number }[] = [];
+let unpackedSize = 0;
 
 beforeAll(async () => {
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch]);
@@ -29,6 +30,7 @@ beforeAll(async () => {
   const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string; size: number }[] }[];
   tarball = join(scratch, info[0]!.filename);
   listed = info[0]!.files;
+  unpackedSize = (info[0] as unknown as { unpackedSize: number }).unpackedSize;
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-test-app', version: '1.0.0', private: true }));
   const inst = await run('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: app, timeoutMs: 120_000 });
@@ -126,5 +128,24 @@ describe('each entry of `exports`, imported from the installed package as a user
     const ran = await run(process.execPath, [probe], { cwd: app });
     expect(ran.code, ran.stderr).toBe(0);
     expect(JSON.parse(ran.stdout)).toEqual({ tools: ALL_TOOLS.length, me: 'object' });
+  });
+});
+
+describe("the README's sizes of the tarball and its install are the measured ones, within 10%", () => {
+  it('packed and unpacked MB', () => {
+    const [packed] = readmeFigures('npm tarball, packed');
+    const [unpacked] = readmeFigures('npm tarball, unpacked');
+    expect(closeTo(statSync(tarball).size / 1e6, packed!), `packed ${statSync(tarball).size} bytes, README ${packed} MB`).toBe(true);
+    expect(closeTo(unpackedSize / 1e6, unpacked!), `unpacked ${unpackedSize} bytes, README ${unpacked} MB`).toBe(true);
+  });
+
+  it('packages installed and their MB on disk', async () => {
+    const [count, mb] = readmeFigures('npm install of the tarball');
+    const ls = await run('npm', ['ls', '--all', '--parseable'], { cwd: app });
+    const packages = ls.stdout.trim().split('\n').length - 1;
+    const du = await run('du', ['-sb', join(app, 'node_modules')]);
+    const bytes = Number(du.stdout.split('\t')[0]);
+    expect(closeTo(packages, count!), `${packages} packages, README ${count}`).toBe(true);
+    expect(closeTo(bytes / 1e6, mb!), `${bytes} bytes, README ${mb} MB`).toBe(true);
   });
 });

@@ -5,9 +5,6 @@ import type { ToolDef } from '../tool/define.js';
 import { oneLineReason } from '../view/quote.js';
 import { type ConfirmMode, asksFirst, declined, questionFor } from './confirm.js';
 
-/** A person may take their time; the SDK's default of 60 s would answer for them. */
-const ANSWER_WITHIN_MS = 10 * 60_000;
-
 /**
  * Ask the person at the client (elicitation) before a consequential write. Returns null when
  * the write may go ahead: accepted, not consequential under `mode`, or a client that cannot
@@ -23,6 +20,8 @@ export async function confirmWrite(
     workspace: string | null;
     signal: AbortSignal;
     requestId?: string | number;
+    /** How long the person may take: what is left of the tool call's deadline, so the call still answers in time. */
+    answerWithinMs: number;
   },
 ): Promise<ToolError | null> {
   if (!server.getClientCapabilities()?.elicitation?.form || !asksFirst(o.mode, o.tool, o.args)) return null;
@@ -32,7 +31,7 @@ export async function confirmWrite(
       { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
       {
         signal: o.signal,
-        timeout: ANSWER_WITHIN_MS,
+        timeout: o.answerWithinMs,
         // Over HTTP the question travels on the tool call's own response stream.
         relatedRequestId: o.requestId,
       },

@@ -6,7 +6,7 @@ import type { Fence } from '../view/fence.js';
 export interface ApiCaller {
   call(
     name: string,
-    req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal },
+    req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal; deadlineMs?: number },
   ): Promise<{ data: unknown; cachedAgeSeconds?: number }>;
 }
 

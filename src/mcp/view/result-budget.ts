@@ -93,7 +93,8 @@ export async function fitResult(out: ToolOutput, o: FitOptions): Promise<Present
     return shortenToFit(item, (v) => within(JSON.stringify(v), perItem)) ?? item;
   });
   const tail = out.items?.keep === 'tail';
-  const cut = (k: number): Row => ({ ...out.structured, [key]: tail ? list.slice(list.length - k) : list.slice(0, k) });
+  const cutOf = out.items?.cut;
+  const cut = (k: number): Row => (cutOf ? cutOf(out.structured, k) : { ...out.structured, [key]: tail ? list.slice(list.length - k) : list.slice(0, k) });
   const fits = (k: number) => fitsIn(present(out, cut(k), o.fence, o.own), o.budget - NOTE_ROOM, o.textOnly);
   if (fits(list.length)) return shortenedNote(present(out, cut(list.length), o.fence, o.own, o.suffix), shortenedItems);
   // The largest count that fits: sizes grow with the count, so a binary search finds it.

@@ -1,5 +1,5 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type ShapedMessage, runConversation } from '../../reads/conversation.js';
+import { DEFAULT_MESSAGES, type Shaped, countLines, runConversation } from '../../reads/conversation.js';
 import { Fence, UNTRUSTED_NOTE } from '../../view/fence.js';
 import { TEMPLATE } from '../../view/links.js';
 import { fitResult } from '../../view/result-budget.js';
@@ -7,7 +7,7 @@ import { leadIdOf, workspaceOr } from '../access.js';
 import { MARKDOWN, type ResourceKit, one, text } from './kit.js';
 
 /** Messages in a conversation resource: the newest, as get_conversation gives by default. */
-export const CONVERSATION_MESSAGES = 50;
+export const CONVERSATION_MESSAGES = DEFAULT_MESSAGES;
 
 /** inbox://{workspace}/leads/{lead}/conversation: the newest messages as markdown, within the result budget. */
 export function registerConversation(kit: ResourceKit): void {
@@ -28,7 +28,7 @@ export function registerConversation(kit: ResourceKit): void {
       const ctx = { api: access.api, signal: extra.signal, fence, log, workspace: () => ws, progress: async () => undefined };
       const out = await runConversation(ctx, { workspace: ws, lead_id: lead, limit: CONVERSATION_MESSAGES });
       // Within the budget as a tool result is: the oldest messages give way, and the last line says how to read them.
-      const markdown = { ...out, render: (c: Record<string, unknown>) => conversationMarkdown(ws, c as unknown as Conversation, fence) };
+      const markdown = { ...out, render: (c: Record<string, unknown>) => conversationMarkdown(ws, c as unknown as Shaped, fence) };
       const fitted = await fitResult(markdown, {
         budget: kit.budget(),
         fence,
@@ -41,22 +41,10 @@ export function registerConversation(kit: ResourceKit): void {
   );
 }
 
-interface Conversation {
-  lead_id: string;
-  messages: ShapedMessage[];
-  meta: { truncated?: boolean; sibling_cap_reached?: boolean; cache_age_seconds?: number };
-}
-
 /** The conversation as markdown a model reads well: a section per message, every outside string fenced. */
-export function conversationMarkdown(ws: string, c: Conversation, fence: Fence): string {
-  const n = c.messages.length;
+export function conversationMarkdown(ws: string, c: Shaped, fence: Fence): string {
   const lines = [`# Conversation with lead ${c.lead_id} (workspace ${ws})`, '', UNTRUSTED_NOTE, ''];
-  lines.push(
-    `${n} message${n === 1 ? '' : 's'}, oldest first (at most the newest ${CONVERSATION_MESSAGES}): get_conversation with a larger limit (up to 200) reads more, and its message_id reads one body whole.`,
-  );
-  if (c.meta.truncated) lines.push('Older messages exist beyond the 200 the service returns.');
-  if (c.meta.sibling_cap_reached) lines.push("Only 12 of this lead's email threads were assembled.");
-  if (c.meta.cache_age_seconds) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old.`);
+  lines.push(...countLines(c, 'asc'), "get_conversation's message_id reads one body whole.");
   c.messages.forEach((m, i) => {
     const who = fence.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null);
     lines.push(
