@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Endpoint, Toolset } from '../../api/endpoints.js';
+import type { Endpoint, ToolEndpointName, Toolset } from '../../api/endpoints.js';
 import type { ToolContext } from './context.js';
 import type { ToolOutput } from '../view/output.js';
 
@@ -39,8 +39,8 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
 }
 
 export interface ToolSpec<A extends Record<string, unknown>> {
-  /** Endpoint name in src/api/endpoints.ts; also the tool's name. */
-  endpoint: string;
+  /** A tool endpoint of the table (src/api/table/); also the tool's name. A name not in the table does not compile. */
+  endpoint: ToolEndpointName;
   title: string;
   description: string;
   output: z.ZodType;
