@@ -114,8 +114,7 @@ export const leadTools = [
   defineTool({
     endpoint: 'set_status',
     title: "Set a lead's status",
-    description:
-      "Sets a lead's status. not_interested and unsubscribed also complete its open tasks for good. For booked or disqualified use mark_booked or mark_disqualified. Changes nothing on the sending platform.",
+    description: "Sets a lead's status; not_interested and unsubscribed also complete its open tasks for good. Local only.",
     docs: { status: 'New status; dnc = unsubscribed.' },
     extra: WRITE_VIEW,
     did: 'status set',
@@ -155,7 +154,7 @@ export const leadTools = [
   defineTool({
     endpoint: 'mark_responded',
     title: 'Mark a lead responded',
-    description: "Marks that the team responded: the lead leaves every rep's worklist. No call undoes it; only a newer inbound reply does.",
+    description: "Marks that the team responded: the lead leaves every rep's worklist until a newer reply. No call undoes it.",
     did: 'marked responded',
     batch: true,
     output: writeOutput('lead'),
@@ -165,6 +164,7 @@ export const leadTools = [
     endpoint: 'mark_booked',
     title: 'Mark a lead booked',
     description: 'Moves a lead to state booked and completes its open tasks; create_meeting=true also records a meeting. Books nothing on a calendar.',
+    did: 'marked booked',
     output: writeOutput('lead'),
     run: runWrite(['state', 'booked_at']),
     confirm: {
@@ -176,6 +176,7 @@ export const leadTools = [
     endpoint: 'mark_disqualified',
     title: 'Mark a lead disqualified',
     description: 'Moves a lead to state disqualified and completes its open tasks.',
+    did: 'marked disqualified',
     output: writeOutput('lead'),
     run: runWrite(['state', 'disqualified_at']),
     confirm: {

@@ -31,6 +31,7 @@ export const meetingTools = [
       'Records what happened at a meeting, mirrored to the lead (status unchanged). The meeting is then locked: changing the outcome needs force=true.',
     docs: { outcome: 'What happened.' },
     extra: WRITE_VIEW,
+    did: 'outcome recorded',
     output: writeOutput('meeting'),
     run: runWrite(['outcome', 'outcome_at', 'locked']),
     // A first outcome is routine; force overwrites one already recorded and locked.

@@ -149,6 +149,7 @@ function toolContext(deps: CallDeps, tool: ToolDef, extra: CallExtra): ToolConte
   const name = tool.name;
   return {
     endpoint: tool.endpoint,
+    ...(tool.did ? { did: tool.did } : {}),
     api: deps.api,
     signal: extra.signal,
     fence: new Fence(),
