@@ -32,7 +32,44 @@ export async function tokens(): Promise<Section[]> {
   const triageTools = (await triage.client.listTools()).tools;
   await triage.close();
 
+  const rows: MeasuredRow[] = [
+    [`tool list, all ${tools.length} tools (name + description + input schema)`, visible(tools), null],
+    [`tool list, triage toolsets only (${triageTools.length} tools: workspaces, leads, conversations, templates)`, visible(triageTools), null],
+    ...(await measuredCalls(call, raw, sb.store)),
+  ];
   const store = sb.store;
+  const session = await triageSession(call, raw, store.leadByEmail.get(`acme\u0000${INJECTION_EMAIL}`)!.id);
+  await s.close();
+  await api.close();
+  await sb.close();
+  await rawSb.close();
+  const row = ([what, r, rawBytes]: [string, Result | number, number | null]): Cell[] => {
+    const text = typeof r === 'number' ? r : textBytes(r);
+    const json = typeof r === 'number' ? null : jsonBytes(r);
+    return [what, text, json, Math.round(Math.max(text, json ?? 0) / 4), rawBytes, ratio(text, rawBytes), json === null ? null : ratio(json, rawBytes)];
+  };
+  return [
+    {
+      title: 'Tokens: what the model reads',
+      note: `Bytes of the text content and of JSON.stringify(structuredContent) (what Claude Code shows the model instead of the text), tokens estimated as bytes/4 of the larger, against the raw API JSON for the same data. Fencing of outside text is included. Budgets: a 20-lead page ≤ 5,000 text / 7,000 JSON; 20 meetings, event types or templates ≤ 6,000 / 8,000; a write ≤ 700 / 900; every result ≤ ${DEFAULT_MAX_RESULT_BYTES} in each form.`,
+      columns: ['what', 'text bytes', 'structuredContent bytes', '≈ tokens', 'raw API JSON bytes', 'text ÷ raw', 'structured ÷ raw'],
+      rows: rows.map(row),
+    },
+    {
+      title: "Tokens: the demo's triage session",
+      note: "The calls of `npm run demo`'s triage (find unread interested leads, find the injection lead, read its conversation, list templates, render a draft, set a status): bytes the model reads in each form, summed, against the raw API JSON of the same calls. Target: at most 45% in both forms.",
+      columns: ['call', 'text bytes', 'structuredContent bytes', 'raw API JSON bytes'],
+      rows: [...session.map((c) => [c.call, c.text, c.json, c.raw]), ['session total', ...totals(session)], ['share of the raw API JSON', ...shares(session)]],
+    },
+  ];
+}
+
+type MeasuredRow = [string, Result | number, number | null];
+type Call = (name: string, args: Record<string, unknown>) => Promise<Result>;
+type Raw = (name: string, req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown }) => Promise<number>;
+
+/** Each kind of call the model makes, with the raw API JSON of the same data. */
+async function measuredCalls(call: Call, raw: Raw, store: Awaited<ReturnType<typeof sandbox>>['store']): Promise<MeasuredRow[]> {
   const page = await call('list_leads', { limit: 20 });
   const leadId = (page.structuredContent as { data: { id: string }[] }).data[0]!.id;
   const long = store.leadByEmail.get('acme\u0000lena.long@chatty.example')!;
@@ -42,9 +79,7 @@ export async function tokens(): Promise<Section[]> {
     .map((m) => m.id);
   const statusLead = store.leads.inGroup('acme').find((l) => l.state === 'active' && l.status === 'interested')!.id;
 
-  const rows: [string, Result | number, number | null][] = [
-    [`tool list, all ${tools.length} tools (name + description + input schema)`, visible(tools), null],
-    [`tool list, triage toolsets only (${triageTools.length} tools: workspaces, leads, conversations, templates)`, visible(triageTools), null],
+  return [
     ['list_leads, 20 leads, default (compact) view', page, await raw('list_leads', { query: { limit: 20 } })],
     ['list_leads, 20 leads, view=full', await call('list_leads', { limit: 20, view: 'full' }), await raw('list_leads', { query: { limit: 20 } })],
     ['list_meetings, 20 meetings, default view', await call('list_meetings', { limit: 20 }), await raw('list_meetings', { query: { limit: 20 } })],
@@ -90,30 +125,6 @@ export async function tokens(): Promise<Section[]> {
       await raw('get_conversation', { path: { lead_id: long.id }, query: { limit: 200 } }),
     ],
     ['largest: list_meetings all', await call('list_meetings', { all: true }), null],
-  ];
-  const session = await triageSession(call, raw, store.leadByEmail.get(`acme\u0000${INJECTION_EMAIL}`)!.id);
-  await s.close();
-  await api.close();
-  await sb.close();
-  await rawSb.close();
-  const row = ([what, r, rawBytes]: [string, Result | number, number | null]): Cell[] => {
-    const text = typeof r === 'number' ? r : textBytes(r);
-    const json = typeof r === 'number' ? null : jsonBytes(r);
-    return [what, text, json, Math.round(Math.max(text, json ?? 0) / 4), rawBytes, ratio(text, rawBytes), json === null ? null : ratio(json, rawBytes)];
-  };
-  return [
-    {
-      title: 'Tokens: what the model reads',
-      note: `Bytes of the text content and of JSON.stringify(structuredContent) (what Claude Code shows the model instead of the text), tokens estimated as bytes/4 of the larger, against the raw API JSON for the same data. Fencing of outside text is included. Budgets: a 20-lead page ≤ 5,000 text / 7,000 JSON; 20 meetings, event types or templates ≤ 6,000 / 8,000; a write ≤ 700 / 900; every result ≤ ${DEFAULT_MAX_RESULT_BYTES} in each form.`,
-      columns: ['what', 'text bytes', 'structuredContent bytes', '≈ tokens', 'raw API JSON bytes', 'text ÷ raw', 'structured ÷ raw'],
-      rows: rows.map(row),
-    },
-    {
-      title: "Tokens: the demo's triage session",
-      note: "The calls of `npm run demo`'s triage (find unread interested leads, find the injection lead, read its conversation, list templates, render a draft, set a status): bytes the model reads in each form, summed, against the raw API JSON of the same calls. Target: at most 45% in both forms.",
-      columns: ['call', 'text bytes', 'structuredContent bytes', 'raw API JSON bytes'],
-      rows: [...session.map((c) => [c.call, c.text, c.json, c.raw]), ['session total', ...totals(session)], ['share of the raw API JSON', ...shares(session)]],
-    },
   ];
 }
 
