@@ -1,13 +1,42 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * One project per kind of test; `npm test` runs them all, `npx vitest run --project unit` one.
+ * unit, contract and client run the TypeScript sources and start at once. The others run the
+ * built binaries: their global setup builds dist/ first, only when a source is newer than
+ * the last build (scripts/build-stamp.ts). cluster needs redis-server on the PATH; registry
+ * needs the npm registry (npx fetches the MCP Inspector).
+ */
+const shared = {
+  // Ends whatever a test or a file started and left running (scripts/harness/processes.ts).
+  setupFiles: ['test/helpers/process-hooks.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  pool: 'forks',
+} as const;
+
+const fromSources = (name: string) => ({ test: { ...shared, name, include: [`test/${name}/**/*.test.ts`] } });
+
+const fromDist = (name: string, include: string[], exclude: string[] = []) => ({
+  test: { ...shared, name, include, exclude, globalSetup: ['test/setup/build-if-stale.ts'] },
+});
+
+/** They fetch from the npm registry (or npm's cache): npx of the Inspector, npm install of the packed tarball. */
+const REGISTRY = ['test/ship/inspector.test.ts', 'test/ship/pack.test.ts', 'test/ship/readme-clients.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/global-setup.ts'],
-    // Ends whatever a test or a file started and left running (scripts/harness/processes.ts).
-    setupFiles: ['test/helpers/process-hooks.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-    pool: 'forks',
+    // The root's global setup runs whatever projects are selected: it marks the run's processes.
+    globalSetup: ['test/setup/process-mark.ts'],
+    projects: [
+      fromSources('unit'),
+      fromSources('contract'),
+      fromSources('client'),
+      fromDist('e2e', ['test/e2e/**/*.test.ts']),
+      fromDist('reliability', ['test/reliability/**/*.test.ts']),
+      fromDist('cluster', ['test/cluster/**/*.test.ts']),
+      fromDist('ship', ['test/ship/**/*.test.ts'], REGISTRY),
+      fromDist('registry', REGISTRY),
+    ],
   },
 });

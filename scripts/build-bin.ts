@@ -1,6 +1,8 @@
 import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { RUNTIME_PACKAGES } from './runtime-packages.js';
+import { bundledPackages, noticesText } from './third-party-notices.js';
 
 /**
  * The second step of `npm run build`, after tsc has emitted every module to dist/: the server's
@@ -13,13 +15,15 @@ import { build } from 'esbuild';
  *
  * The modules tsc emitted stay beside it: `node dist/src/cli/mcp-launch.js` runs the same server
  * unbundled, and `node --enable-source-maps dist/src/cli/mcp.js` maps stack traces back to
- * the TypeScript (the map is not published).
+ * the TypeScript: the bundle's maps are published without the sources' text (docs/deploy.md).
  */
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT = `${ROOT}dist/src/cli`;
 /** Which modules went into which output file: test/e2e/lazy-modules.test.ts reads it. */
 export const BUNDLE_META = `${ROOT}dist/mcp-bundle.meta.json`;
+/** The licences of every package bundled into the binary; it ships (package.json `files`). */
+export const NOTICES = `${ROOT}dist/THIRD_PARTY_NOTICES.txt`;
 
 /**
  * Every tool's published form, computed once here from the modules tsc just emitted: the
@@ -43,8 +47,10 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   chunkNames: 'chunks/[name]-[hash]',
+  // The map ships, without the sources: `node --enable-source-maps` then names src/…ts lines (docs/deploy.md).
   sourcemap: 'linked',
-  external: ['ioredis'],
+  sourcesContent: false,
+  external: [...RUNTIME_PACKAGES],
   // The CommonJS dependencies (undici, pino, bottleneck) require Node's own modules.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   define: { REPLY_INBOX_PUBLISHED_TOOLS: JSON.stringify(await publishedTools()) },
@@ -52,4 +58,5 @@ const result = await build({
   logLevel: 'warning',
 });
 writeFileSync(BUNDLE_META, JSON.stringify(result.metafile));
+writeFileSync(NOTICES, noticesText(bundledPackages(result.metafile, ROOT)));
 chmodSync(`${OUT}/mcp.js`, 0o755);

@@ -1,7 +1,10 @@
 import { z } from 'zod';
+import { DESK_URI } from '../src/mcp/app/constants.js';
 import { idSchema } from '../src/api/ids.js';
 import { defineTool } from '../src/mcp/tool/define.js';
 import { runConversation, runDownload } from '../src/mcp/reads/conversation.js';
+import { MANY_LEADS_MAX, MANY_LEADS_MESSAGES, runConversations } from '../src/mcp/reads/conversations.js';
+import { ToolError } from '../src/mcp/errors.js';
 import { leadLink } from '../src/mcp/view/links.js';
 
 const message = z.looseObject({
@@ -19,27 +22,60 @@ const message = z.looseObject({
   attachments: z.array(z.looseObject({ id: z.string(), filename: z.string() })).optional(),
 });
 
+/** The true counts of a read (src/mcp/reads/conversation.ts ConversationCounts). */
+const counts = z.looseObject({
+  shown: z.number().int(),
+  offset: z.number().int(),
+  returned_by_api: z.number().int(),
+  longer_than_api_serves: z.boolean(),
+  older_not_shown: z.number().int(),
+});
+
+const older = z.looseObject({ count: z.number().int(), fetch_rest: z.record(z.string(), z.unknown()) });
+
 export const conversationTools = [
   defineTool({
     endpoint: 'get_conversation',
+    app: DESK_URI,
     title: "Read a lead's conversation",
     description:
-      'The email conversation with a lead, oldest first: campaign sends, their replies, our answers (at most 200 messages; up to 10 minutes stale). Bodies are text cut at max_body_chars, repeated quotes folded; message_id shows one whole. Costs one read and one of the thread budget.',
-    docs: { limit: 'Newest messages to show (default 50).', order: 'Default asc (oldest first).' },
+      'The email conversation with a lead: its newest messages (campaign sends, replies, our answers), oldest first. The API serves the newest 200, up to 10 minutes stale; offset reads further back. Bodies are text cut at max_body_chars, quotes folded; message_id shows one whole. Costs one read and one of the thread budget.',
+    docs: { limit: `Messages to show, per lead (default 10; ${MANY_LEADS_MESSAGES} with lead_ids).`, order: 'Default asc (oldest first).' },
     extra: {
+      offset: z.number().int().min(0).max(199).optional().describe('Skip this many of the newest (default 0).'),
+      lead_ids: z
+        .array(idSchema('lead'))
+        .min(1)
+        .max(MANY_LEADS_MAX)
+        .optional()
+        .describe(`Instead of lead_id, up to ${MANY_LEADS_MAX} leads: the newest ${MANY_LEADS_MESSAGES} messages of each.`),
       format: z.enum(['text', 'html']).optional().describe('Bodies as text (default) or html as sent.'),
-      max_body_chars: z.number().int().min(200).max(100_000).optional().describe('Characters per body, 200-100,000 (default 2,000).'),
+      max_body_chars: z.number().int().min(200).max(100_000).optional().describe('Characters per body, 200-100,000 (default 600).'),
       message_id: idSchema('message').optional().describe('Only this message (msg_…), whole.'),
       fold_quotes: z.boolean().optional().describe('false keeps repeated quoted history.'),
     },
+    override: { lead_id: idSchema('lead').optional() },
     output: z.looseObject({
-      lead_id: z.string(),
+      lead_id: z.string().optional(),
       body_format: z.enum(['text', 'html']),
-      messages: z.array(message),
-      meta: z.looseObject({ truncated: z.boolean().optional(), sibling_cap_reached: z.boolean().optional(), cache_age_seconds: z.number().int().optional() }),
+      messages: z.array(message).optional(),
+      counts: counts.optional(),
+      older: older.optional(),
+      meta: z.looseObject({ sibling_cap_reached: z.boolean().optional(), cache_age_seconds: z.number().int().optional() }).optional(),
+      conversations: z
+        .array(z.looseObject({ lead_id: z.string(), messages: z.array(message).optional(), counts: counts.optional(), older: older.optional() }))
+        .optional()
+        .describe('With lead_ids: one per lead, or its error.'),
     }),
     // The lead (assignees, open tasks, tags) as a resource link, for a client to attach without another call.
     run: async (ctx, args) => {
+      if ((args.lead_id === undefined) === (args.lead_ids === undefined)) {
+        throw new ToolError('invalid_request', 'get_conversation', 'Pass lead_id (one lead) or lead_ids (several), exactly one of them.', {
+          status: 400,
+          param: 'lead_id',
+        });
+      }
+      if (args.lead_ids !== undefined) return runConversations(ctx, args);
       const out = await runConversation(ctx, args);
       return { ...out, extraContent: [leadLink(ctx.workspace(args), String(args.lead_id))] };
     },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { DESK_URI } from '../src/mcp/app/constants.js';
 import { defineTool } from '../src/mcp/tool/define.js';
 import { listOf, listOutput, objectOf, withEffects, writeOutput } from '../src/mcp/tool/outputs.js';
-import { LEAD_STATUS_INPUT } from '../src/api/enums.js';
 import { leadResource } from '../src/api/resources.js';
 import { runProjected } from './support/project.js';
 import { viewOutput } from './support/compact.js';
@@ -9,9 +9,17 @@ import { viewOutput } from './support/compact.js';
 export { LEAD_TRIAGE_FIELDS } from './support/compact.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
 import { conversationLink } from '../src/mcp/view/links.js';
+import { word } from '../src/mcp/confirm/confirm.js';
 
-/** The lead states set by their own tools, which set_status refuses. */
-const LIFECYCLE_TOOL: Record<string, string> = { booked: 'mark_booked', disqualified: 'mark_disqualified' };
+/** Statuses that complete every open task of the lead for good: the person is asked first. */
+const ENDS_TASKS = new Set(['not_interested', 'unsubscribed', 'dnc']);
+
+/** "Its state changes from active to X" when the lead was read, else "It moves to state X". */
+const stateChange = (to: string, now: Record<string, unknown> | null) =>
+  now ? `Its state changes from ${word(now.state)} to ${to}` : `It moves to state ${to}`;
+
+/** The rows list_leads answers without a limit. */
+export const LIST_LEADS_PAGE = 20;
 
 const LEAD_FIELDS = Object.keys(leadResource.shape) as [string, ...string[]];
 const compactLead = viewOutput('lead');
@@ -24,13 +32,19 @@ const VIEW_ARGS = {
 export const leadTools = [
   defineTool({
     endpoint: 'list_leads',
+    app: DESK_URI,
     title: 'List leads (the inbox)',
     description:
       'The shared inbox: one row per lead who replied, newest first. Filter by status, unread, priority, responded, assignee, tag, campaign, last direction, search q or time. fields or view=full give more than the compact rows. Read get_conversation before deciding.',
-    docs: { status: 'Statuses to match.', assignee_id: 'Member ids, or ["none"] for unassigned.' },
+    docs: {
+      limit: `Page size 1-200 (default ${LIST_LEADS_PAGE}).`,
+      status: 'Statuses to match; booked and disqualified match those states.',
+      assignee_id: 'Member ids, or ["none"] for unassigned.',
+    },
     extra: VIEW_ARGS,
     output: listOutput(compactLead),
-    run: (ctx, args) => runProjected(ctx, args, 'lead'),
+    // A page sized for triage, not the API's 50: a model reads every row it is given.
+    run: (ctx, args) => runProjected(ctx, { limit: LIST_LEADS_PAGE, ...args }, 'lead'),
   }),
   defineTool({
     endpoint: 'get_lead',
@@ -66,7 +80,10 @@ export const leadTools = [
     confirm: {
       when: (a: { member_ids: string[] }) => a.member_ids.length === 0,
       asks: 'when member_ids is empty, leaving no one assigned',
-      change: () => 'Every assignee is removed: no one in the team is assigned this lead any more.',
+      change: (_a, now) => {
+        const ids = Array.isArray(now?.assignee_ids) ? (now.assignee_ids as unknown[]).filter((x) => typeof x === 'string' && /^usr_\w+$/.test(x)) : [];
+        return `Every assignee${ids.length ? ` (${ids.join(', ')})` : ''} is removed: no one in the team is assigned this lead any more.`;
+      },
     },
   }),
   defineTool({
@@ -97,32 +114,31 @@ export const leadTools = [
   defineTool({
     endpoint: 'set_status',
     title: "Set a lead's status",
-    description:
-      "Sets a lead's status. not_interested and unsubscribed also complete its open tasks for good. For booked or disqualified use mark_booked or mark_disqualified. Changes nothing on the sending platform.",
+    description: "Sets a lead's status; not_interested and unsubscribed also complete its open tasks for good. Local only.",
     docs: { status: 'New status; dnc = unsubscribed.' },
-    // The lifecycle states are not statuses: the refusal names the tools that set them.
-    override: {
-      status: z.enum(LEAD_STATUS_INPUT, {
-        error: (iss) =>
-          LIFECYCLE_TOOL[String(iss.input)]
-            ? `${iss.input} is a lifecycle state, not a status: call ${LIFECYCLE_TOOL[String(iss.input)]} instead`
-            : `must be one of ${LEAD_STATUS_INPUT.join(', ')}`,
-      }),
-    },
     extra: WRITE_VIEW,
+    did: 'status set',
+    batch: true,
     output: writeOutput('lead'),
     run: runWrite(['status', 'state', 'has_open_task', 'next_due_at']),
-    // Unsubscribing stops all outreach; routine statuses such as not_interested do not ask.
+    // Unsubscribing stops all outreach; not_interested and unsubscribed complete open tasks for good.
     confirm: {
-      when: (a: { status: string }) => a.status === 'unsubscribed' || a.status === 'dnc',
-      asks: 'when status is unsubscribed or dnc',
-      change: () => 'Its status becomes unsubscribed (do not contact): all outreach to this lead stops, and every open task of the lead is completed for good.',
+      when: (a: { status: string }) => ENDS_TASKS.has(a.status),
+      asks: 'when status is not_interested, unsubscribed or dnc',
+      change: (a: { status: string }, now) => {
+        const to = a.status === 'dnc' ? 'unsubscribed' : a.status;
+        const from = now ? `changes from ${word(now.status)} to` : 'becomes';
+        const stops = to === 'unsubscribed' ? ' (do not contact): all outreach to this lead stops,' : ',';
+        return `Its status ${from} ${to}${stops} and every open task of the lead is completed for good.`;
+      },
     },
   }),
   defineTool({
     endpoint: 'mark_read',
     title: 'Mark a lead read',
     description: 'Marks a lead read for you (and the workspace-wide receipt).',
+    did: 'marked read',
+    batch: true,
     output: writeOutput('lead'),
     run: runWrite(['unread']),
   }),
@@ -130,13 +146,17 @@ export const leadTools = [
     endpoint: 'mark_unread',
     title: 'Mark a lead unread',
     description: 'Clears your read receipt: the lead shows unread for you again.',
+    did: 'marked unread',
+    batch: true,
     output: writeOutput('lead'),
     run: runWrite(['unread']),
   }),
   defineTool({
     endpoint: 'mark_responded',
     title: 'Mark a lead responded',
-    description: "Marks that the team responded: the lead leaves every rep's worklist. No call undoes it; only a newer inbound reply does.",
+    description: "Marks that the team responded: the lead leaves every rep's worklist until a newer reply. No call undoes it.",
+    did: 'marked responded',
+    batch: true,
     output: writeOutput('lead'),
     run: runWrite(['responded']),
   }),
@@ -144,18 +164,24 @@ export const leadTools = [
     endpoint: 'mark_booked',
     title: 'Mark a lead booked',
     description: 'Moves a lead to state booked and completes its open tasks; create_meeting=true also records a meeting. Books nothing on a calendar.',
+    did: 'marked booked',
     output: writeOutput('lead'),
     run: runWrite(['state', 'booked_at']),
+    confirm: {
+      change: (a: { create_meeting?: boolean }, now) =>
+        `${stateChange('booked', now)}${a.create_meeting ? ' and a meeting is recorded' : ''}, and every open task of the lead is completed for good. No calendar is booked.`,
+    },
   }),
   defineTool({
     endpoint: 'mark_disqualified',
     title: 'Mark a lead disqualified',
     description: 'Moves a lead to state disqualified and completes its open tasks.',
+    did: 'marked disqualified',
     output: writeOutput('lead'),
     run: runWrite(['state', 'disqualified_at']),
     confirm: {
-      change: (a: { reengage_approved?: boolean }) =>
-        `It moves to state disqualified${a.reengage_approved ? ' (re-engagement approved)' : ''}, and every open task of the lead is completed.`,
+      change: (a: { reengage_approved?: boolean }, now) =>
+        `${stateChange('disqualified', now)}${a.reengage_approved ? ' (re-engagement approved)' : ''}, and every open task of the lead is completed for good.`,
     },
   }),
 ];

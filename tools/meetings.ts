@@ -3,6 +3,7 @@ import { listOutput, objectOf, writeOutput } from '../src/mcp/tool/outputs.js';
 import { VIEW, viewOutput } from './support/compact.js';
 import { runProjected } from './support/project.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
+import { word } from '../src/mcp/confirm/confirm.js';
 
 export const meetingTools = [
   defineTool({
@@ -30,13 +31,17 @@ export const meetingTools = [
       'Records what happened at a meeting, mirrored to the lead (status unchanged). The meeting is then locked: changing the outcome needs force=true.',
     docs: { outcome: 'What happened.' },
     extra: WRITE_VIEW,
+    did: 'outcome recorded',
     output: writeOutput('meeting'),
     run: runWrite(['outcome', 'outcome_at', 'locked']),
     // A first outcome is routine; force overwrites one already recorded and locked.
     confirm: {
       when: (a: { outcome: string; force?: boolean }) => a.force === true,
       asks: 'when force is true',
-      change: (a: { outcome: string }) => `Its recorded outcome is overwritten with ${a.outcome}, and the meeting stays locked.`,
+      change: (a: { outcome: string }, now) =>
+        now?.outcome
+          ? `Its recorded outcome changes from ${word(now.outcome)} to ${a.outcome}, and the meeting stays locked.`
+          : `Its outcome is set to ${a.outcome} (none is recorded yet), and the meeting is locked.`,
     },
   }),
 ];

@@ -15,6 +15,7 @@ export const noteTools = [
     title: 'Add a note to a lead',
     description: 'Adds a note by you to a lead. Not idempotent: after an unknown outcome, check list_notes before retrying.',
     docs: { body: 'The note, 1-10,000 chars.' },
+    did: 'created',
     output: writeOutput('note'),
     run: runWrite(['lead_id', 'reply_id', 'created_at']),
   }),

@@ -1,7 +1,9 @@
 import { defineTool } from '../src/mcp/tool/define.js';
+import { DESK_URI } from '../src/mcp/app/constants.js';
 import { listOf, listOutput, objectOf } from '../src/mcp/tool/outputs.js';
 import { VIEW, viewOutput } from './support/compact.js';
-import { runPlain, runProjected } from './support/project.js';
+import { runDraft } from './support/draft.js';
+import { runProjected } from './support/project.js';
 
 export const templateTools = [
   defineTool({
@@ -21,12 +23,12 @@ export const templateTools = [
   }),
   defineTool({
     endpoint: 'render_template',
+    app: DESK_URI,
     title: 'Render a template for a lead',
     description:
       "Fills a template's tokens from a lead into a subject and body for a human to send. Write AI variables yourself into overrides. ready_to_send is false while unresolved lists tokens left literal. Writes nothing.",
     output: objectOf('rendered_template'),
-    // The overrides are the agent's own words: in the draft they stay outside the fence.
-    run: async (ctx, args) => ({ ...(await runPlain(ctx, args)), own: Object.values((args.overrides ?? {}) as Record<string, string>) }),
+    run: runDraft,
   }),
   defineTool({
     endpoint: 'list_template_folders',

@@ -6,6 +6,7 @@
  *   npm run bench -- --only tokens,scale
  *   npm run bench -- --only toollist     the tool list's bytes and listing time
  *   npm run bench -- --only fence        adversarial outsider text: fence check, HTML to text, list_leads
+ *   npm run bench -- --only desk         the reply desk's bytes and first render in headless Chromium
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
@@ -22,6 +23,7 @@ const SECTIONS: Record<string, () => Promise<Section[]>> = {
   scale: async () => (await import('./scale.js')).scale(),
   watch: async () => (await import('./watch.js')).watch(),
   fence: async () => (await import('./fence.js')).fence(),
+  desk: async () => (await import('./desk.js')).desk(),
 };
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });

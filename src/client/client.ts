@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type LogLevel, createLogger } from '../log.js';
+import type { Clock } from '../clock.js';
 import { registerSecret } from '../redact.js';
 import { ENDPOINT_BY_NAME } from '../api/endpoints.js';
 import type { Bucket } from '../api/enums.js';
@@ -68,6 +69,8 @@ export interface ClientOptions {
   fastYield?: boolean;
   /** TTLs in ms of the cached endpoints, or false to cache nothing. */
   cache?: Partial<CacheTtls> | false;
+  /** The limiter's window timers and its time now, for a test to drive. Default: the system's. */
+  clock?: Clock;
   /** Limiter events (a bucket exhausted, a 429, a refill), e.g. for logging throttling. */
   onLimiterEvent?: (e: LimiterEvent) => void;
   /** Keep this key's buckets and concurrency in Redis, shared with every instance using the same store. */
@@ -118,6 +121,7 @@ export class ReplyInboxClient {
       refillMarginMs: o.refillMarginMs ?? 50,
       fallbackWindowMs: o.fallbackWindowMs ?? 60_000,
       fastYield: o.fastYield ?? true,
+      clock: o.clock,
       onEvent: (e) => {
         this.log.debug({ limiter: e }, `limiter ${e.type}`);
         o.onLimiterEvent?.(e);

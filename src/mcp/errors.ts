@@ -92,7 +92,7 @@ export interface ToolErrorBody {
 export function nextStep(
   code: string,
   tool: string,
-  e: { param?: string; required_scope?: string; retry_after?: number; check?: string; bucket?: string },
+  e: { param?: string; required_scope?: string; retry_after?: number; check?: string; bucket?: string; named?: string },
 ): string {
   const p = e.param;
   const lister = p ? LISTED_BY[p] : undefined;
@@ -102,6 +102,7 @@ export function nextStep(
     case 'invalid_request':
     case 'unsupported_filter':
     case 'unsupported_sort':
+      if (e.named && e.named !== tool) return `${tool} cannot do this; call ${e.named}.`;
       return p ? `Fix the argument '${p}' as the message says and call ${tool} again.` : `Fix the arguments as the message says and call ${tool} again.`;
     case 'invalid_cursor':
       return `Call ${tool} again without cursor to start from the first page.`;
@@ -153,6 +154,11 @@ export function nextStep(
   }
 }
 
+/** The tool a message tells the caller to use instead ("… call mark_booked instead"), if any. */
+function toolToCall(message: string): string | undefined {
+  return /\b(?:call|use) ([a-z]+(?:_[a-z]+)+) instead\b/.exec(message)?.[1];
+}
+
 /** A body the API should not have sent: whether repeating the call is safe depends on what the call was. */
 function invalidResponseStep(err: InvalidResponseError, tool: string): string {
   if (!err.write) return 'The service answered with something unexpected; try again in a minute, and report it if it persists.';
@@ -173,13 +179,21 @@ export function typed(err: unknown, tool: string): ReplyInboxError {
   return new ToolError('internal_error', tool, err instanceof Error ? err.message : String(err));
 }
 
+/**
+ * An error's message and parameter name come from the API as much as from us: a 2 MB API
+ * message once made a 3 MB tool error. Capped far below any result budget (4,096 bytes at least).
+ */
+const MAX_MESSAGE_CHARS = 1_000;
+const MAX_PARAM_CHARS = 100;
+const clipped = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}… [${s.length - max + 1} more characters left out]` : s);
+
 /** The tool error envelope of any failure. */
 export function errorBody(thrown: unknown, tool: string): ToolErrorBody {
   const err = typed(thrown, tool);
-  const error: ToolErrorBody['error'] = { code: err.code, message: err.message, status: statusOf(err) };
+  const error: ToolErrorBody['error'] = { code: err.code, message: clipped(err.message, MAX_MESSAGE_CHARS), status: statusOf(err) };
   if (err instanceof InvalidResponseError) return { error, next_step: invalidResponseStep(err, tool) };
   if (err instanceof ApiError || err instanceof ValidationError || err instanceof ToolError) {
-    if (err.param !== undefined) error.param = err.param;
+    if (err.param !== undefined) error.param = clipped(err.param, MAX_PARAM_CHARS);
   }
   if (err instanceof ApiError) {
     if (err.required_scope !== undefined) error.required_scope = err.required_scope;
@@ -191,7 +205,9 @@ export function errorBody(thrown: unknown, tool: string): ToolErrorBody {
     error.refill_at = err.refill_at;
   }
   const check = err instanceof OutcomeUnknownError ? err.check : undefined;
-  const next = err instanceof ToolError && err.next_step !== undefined ? err.next_step : nextStep(err.code, tool, { ...error, check });
+  const named = toolToCall(err.message);
+  const next =
+    err instanceof ToolError && err.next_step !== undefined ? err.next_step : nextStep(err.code, tool, { ...error, check, ...(named ? { named } : {}) });
   return { error, next_step: next };
 }
 
@@ -225,11 +241,27 @@ export function readError(err: unknown, what: string): McpError {
   return new McpError(code, `${body.error.code}: ${body.error.message} ${body.next_step}`, body);
 }
 
-/** A tool's arguments that fail its schema, in the API's error vocabulary, naming the argument. */
-export function argumentError(tool: { name: string; input: z.ZodObject; endpoint: Endpoint }, error: z.ZodError): ValidationError {
-  const issue = error.issues[0]!;
+/** A refusal that another tool answers: its next step is that tool, never "fix the argument". */
+function elsewhere(tool: string, message: string, param: string, other: string): ToolError {
+  return new ToolError('invalid_request', tool, message, { status: 400, param, next_step: `${tool} cannot do this; call ${other}.` });
+}
+
+/** A tool's arguments that fail its schema, in the API's error vocabulary, naming the argument (and the tool or name that fits, when known). */
+export function argumentError(tool: { name: string; input: z.ZodObject; endpoint: Endpoint }, error: z.ZodError, raw?: unknown): ReplyInboxError {
+  const args = raw !== null && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
+  // A misnamed argument explains the required one it left missing: it is told first.
+  const misnamed = Object.keys(args).find((k) => tool.endpoint.misnamed?.[k] && !(k in tool.input.shape));
+  const issue = (misnamed ? error.issues.find((i) => i.code === 'unrecognized_keys') : undefined) ?? error.issues[0]!;
   if (issue.code === 'unrecognized_keys') {
-    const key = String(issue.keys[0]);
+    const key = misnamed ?? String(issue.keys[0]);
+    const right = tool.endpoint.misnamed?.[key];
+    if (right) {
+      return new ToolError('invalid_request', tool.name, `Unknown argument '${key}': ${tool.name} takes this as '${right}'.`, {
+        status: 400,
+        param: key,
+        next_step: `Pass the same value as ${right} and call ${tool.name} again.`,
+      });
+    }
     return new ValidationError(
       'invalid_request',
       tool.name,
@@ -239,6 +271,15 @@ export function argumentError(tool: { name: string; input: z.ZodObject; endpoint
   }
   const param = issue.path.map(String).join('.') || undefined;
   const top = String(issue.path[0] ?? '');
+  const value = args[top];
+  const other = typeof value === 'string' ? tool.endpoint.elsewhere?.[top]?.[value] : undefined;
+  if (other) return elsewhere(tool.name, `Argument '${top}': ${value} is not a value ${tool.name} sets; ${other} does that.`, top, other);
+  if (issue.code === 'custom' && (issue.params as { request?: boolean } | undefined)?.request) {
+    return new ValidationError('invalid_request', tool.name, `Argument '${param ?? '(arguments)'}': ${issue.message}.`, param);
+  }
+  // A required argument left out is a bad request naming it, whatever kind of value it takes.
+  const missing = issue.path.length === 1 && (raw === undefined ? /received undefined/.test(issue.message) : !(top in args));
+  if (missing) return new ValidationError('invalid_request', tool.name, `Argument '${top}' is required.`, top);
   const kind = tool.endpoint.pathIds[top];
   const pathId = kind !== undefined && kind !== 'workspace';
   // As the API answers: a bad path id is a malformed id; in a body or filter, invalid_id is for

@@ -4,6 +4,7 @@ import { type CallDeps, callTool } from './pipeline/call-tool.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import type { Logger } from 'pino';
 import type { LimiterEvent } from '../client/index.js';
+import { DEFAULT_TIMEOUTS } from '../client/http.js';
 import type { InboxAccess } from './context/access.js';
 import type { ApiCaller } from './tool/context.js';
 import { errorBody, isUpstreamFailure } from './errors.js';
@@ -11,7 +12,7 @@ import { checkedApi } from './pipeline/response-check.js';
 import { Notices } from './notices.js';
 import { registerPrompts } from './context/prompts.js';
 import { type Hidden, type Selection, selectTools } from './tool/registry.js';
-import { registerResources } from './context/resources.js';
+import { registerResources } from './context/resources/register.js';
 import { publishedTool } from './tool/publish.js';
 import { RecentCreates } from './pipeline/duplicate-guard.js';
 import { Deleted } from './pipeline/deleted.js';
@@ -22,6 +23,8 @@ import type { ToolDef } from './tool/define.js';
 import type { ConfirmMode } from './confirm/confirm.js';
 import type { InboxWatch } from './live/inbox-watch.js';
 import { Subscriptions } from './live/subscriptions.js';
+import { registerDesk } from './app/resource.js';
+import { rendersApps, withApp } from './app/negotiate.js';
 
 export interface InboxServerOptions {
   name: string;
@@ -38,6 +41,8 @@ export interface InboxServerOptions {
   scopeRefreshSeconds?: number;
   /** The byte budget of one tool result or resource read, in each form (default 24,576). */
   maxResultBytes?: number;
+  /** One deadline for a whole tool call, its API calls and a confirmation included (default the client's 50 s). */
+  toolDeadlineMs?: number;
   /** Which writes ask the person first when the client supports elicitation (default destructive). */
   confirm?: ConfirmMode;
   /** The poller shared by every session of this key: with it, leads and conversations can be subscribed to. */
@@ -91,18 +96,24 @@ export class InboxServer {
     this.deleted = new Deleted(o.now);
     this.api = checkedApi(o.api);
     const server = this.mcp.server;
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...this.enabled.values()].map(publishedTool) }));
+    // A client that renders MCP Apps sees which tools have one; any other sees the list as it was.
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      const apps = rendersApps(server.getClientCapabilities());
+      return { tools: [...this.enabled.values()].map((t) => withApp(publishedTool(t), apps ? t.app : undefined)) };
+    });
     const deps = this.callDeps();
     server.setRequestHandler(CallToolRequestSchema, (req, extra) => callTool(deps, req.params.name, req.params.arguments, extra));
     const access = this.access();
     registerResources(this.mcp, access, o.log);
     registerPrompts(this.mcp, access);
+    const desk = registerDesk(this.mcp);
     this.subscriptions = o.inboxWatch ? new Subscriptions(server, o.inboxWatch, access, o.log) : null;
     this.watch = new ScopeWatch((o.scopeRefreshSeconds ?? 300) * 1000, () => this.refreshQuietly());
     // Per connection, never per process: an HTTP deployment runs one InboxServer per session.
     const initialized = server.oninitialized;
     server.oninitialized = () => {
       initialized?.();
+      if (rendersApps(server.getClientCapabilities())) desk.enable();
       this.notices.flush();
       this.watch.start();
     };
@@ -207,6 +218,8 @@ export class InboxServer {
       deleted: this.deleted,
       confirm: this.o.confirm ?? 'destructive',
       maxResultBytes: this.maxResultBytes,
+      toolDeadlineMs: this.o.toolDeadlineMs ?? DEFAULT_TIMEOUTS.deadlineMs,
+      now: this.o.now ?? Date.now,
       ...(this.o.inboxWatch ? { inboxWatch: this.o.inboxWatch } : {}),
       failed: (err, what) => this.failed(err, what),
     };

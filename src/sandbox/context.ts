@@ -1,5 +1,5 @@
 import type { SearchWindow } from '../api/checks.js';
-import type { Endpoint } from '../api/endpoints.js';
+import type { BodyOf, Endpoint, EndpointName, PathOf, QueryOf } from '../api/endpoints.js';
 import type { Caller } from './auth.js';
 import type { FaultPlan } from './faults.js';
 import type { RateLimits } from './limits.js';
@@ -37,6 +37,18 @@ export type HandlerResult = { status?: number; body: unknown } | { binary: Buffe
 
 export type Handler = (ctx: Ctx) => HandlerResult | Promise<HandlerResult>;
 export type Handlers = Readonly<Record<string, Handler>>;
+
+/** What the handler of endpoint N gets: its path ids, query and body typed from the endpoint table. */
+export type CtxOf<N extends EndpointName> = Omit<Ctx, 'path' | 'query' | 'body'> & {
+  readonly path: PathOf<N>;
+  readonly query: QueryOf<N>;
+  readonly body: BodyOf<N>;
+};
+export type HandlerOf<N extends EndpointName> = (ctx: CtxOf<N>) => HandlerResult | Promise<HandlerResult>;
+/** One handler per endpoint of the table, by name: a missing one does not compile. */
+export type HandlerTable = { readonly [N in EndpointName]: HandlerOf<N> };
+/** The handlers of one area of the API: part of the table, each typed by its endpoint. */
+export type AreaHandlers = Partial<HandlerTable>;
 
 /** The workspace of a workspace-scoped endpoint (always set there). */
 export function wsOf(ctx: Ctx): WorkspaceRec {

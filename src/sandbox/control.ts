@@ -17,15 +17,19 @@ export function setUserRole(store: Store, userId: string, role: 'admin' | 'user'
   u.role = role;
 }
 
+/** What a simulated reply says unless the caller (a test of hostile text) gives its own paragraphs. */
+const CIRCLING_BACK = ['Circling back on this: is the offer still open, and could we talk this week?'];
+
 const stampMs = (s: string | null | undefined) => (s ? Date.parse(s) : 0);
 
 /**
  * A new inbound reply arrives on a lead (States: "a strictly newer inbound reply" flags the
  * lead unread again and sets responded back). Without `at` it lands one second after the
  * newest thing the lead knows (message, receipt or responded stamp), or now if later, so
- * it is strictly newer whatever clock the seed and the writes used.
+ * it is strictly newer whatever clock the seed and the writes used. `paragraphs` are the body,
+ * escaped into its HTML as a sender's text would be.
  */
-export function simulateInboundReply(store: Store, leadId: string, at?: Date): ReplyRec {
+export function simulateInboundReply(store: Store, leadId: string, at?: Date, paragraphs: readonly string[] = CIRCLING_BACK): ReplyRec {
   const lead = store.leads.get(leadId);
   if (!lead) throw new Error(`no lead ${leadId}`);
   // Build the conversation from the lead as seeded before the lead's fields move on.
@@ -33,7 +37,6 @@ export function simulateInboundReply(store: Store, leadId: string, at?: Date): R
   const known = [lead.last_message_at, lead.last_inbound_at, lead.responded_at, lead.workspace_read_at, ...lead.receipts.values()];
   const whenMs = at ? at.getTime() : Math.max(Date.now(), ...known.map((s) => stampMs(s) + 1000));
   const when = iso(whenMs);
-  const paragraphs = ['Circling back on this: is the offer still open, and could we talk this week?'];
   const reply = store.addReply({
     id: `rep_${randomBytes(9).toString('hex')}`,
     lead_id: lead.id,

@@ -1,69 +1,87 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancelledError, TimeoutError } from '../../src/client/index.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CancelledError, type ClientOptions, type LimiterEvent, TimeoutError } from '../../src/client/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ADMIN_KEY_ID, atWindowStart, client, sandbox } from './helpers.js';
+import { ManualClock } from '../helpers/manual-clock.js';
+import { until } from '../helpers/until.js';
+import { ADMIN_KEY_ID, client, sandbox } from './helpers.js';
 
 const WINDOW = 2000;
 let sb: Sandbox;
-// Every request takes 250 ms in the sandbox, so a call can be caught in flight.
-beforeAll(async () => {
+/**
+ * The sandbox's windows and the client's limiter run on one clock the test moves: a window
+ * turns only when a test says so, however slow the machine, so "at once" is judged by what
+ * happened (no refill came) rather than by milliseconds. Every request takes 250 ms in the
+ * sandbox, so a call can be caught in flight. A fresh sandbox per test: counts start at zero.
+ */
+let clock: ManualClock;
+beforeEach(async () => {
+  clock = new ManualClock(Math.floor(Date.now() / WINDOW) * WINDOW);
   sb = await sandbox({ rateWindowMs: WINDOW, bucketLimits: { read: 3 }, faults: 'latency_ms=250' });
+  sb.limits.clock = clock.now;
 });
-afterAll(() => sb.close());
+afterEach(() => sb.close());
 
 const ws = { workspace: 'acme' };
 const readLeft = () => sb.limits.state(ADMIN_KEY_ID, 'read').remaining;
 
+function onClock(opts: Partial<ClientOptions> = {}) {
+  return client(sb, { discoverLimits: false, clock, ...opts });
+}
+
 describe('Cancellation: an MCP cancellation aborts the request, or drops it from the queue and gives its token back', () => {
   it('before the request: an aborted signal rejects at once and nothing is sent', async () => {
-    const { client: c } = client(sb, { discoverLimits: false });
-    await atWindowStart(WINDOW);
+    const { client: c } = onClock();
     const before = readLeft();
     const err = await c.call('list_members', { path: ws, signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CancelledError);
     expect(err).toMatchObject({ code: 'cancelled', sent: 'no' });
     expect(readLeft()).toBe(before);
-    await c.close();
-  });
-
-  it('during the request: the exchange is aborted well before the answer would come', async () => {
-    const { client: c } = client(sb, { discoverLimits: false });
-    const ctl = new AbortController();
-    const t = Date.now();
-    setTimeout(() => ctl.abort(), 30);
-    const err = await c.call('list_members', { path: ws, signal: ctl.signal }).catch((e: unknown) => e);
-    expect(Date.now() - t).toBeLessThan(200);
-    expect(err).toMatchObject({ kind: 'cancelled', sent: 'maybe' });
     expect(c.limiterState().inFlight).toBe(0);
     await c.close();
   });
 
-  it('while queued behind an empty bucket: the call is dropped at once and its place is given back', async () => {
-    const { client: c } = client(sb, { discoverLimits: false, limits: { read: 3 } });
-    await atWindowStart(WINDOW);
+  it('during the request: the exchange is aborted while the sandbox still holds it, before any answer', async () => {
+    // Long enough that the answer cannot come first however slow the machine.
+    sb.faults.faults.latency_ms = 10_000;
+    const { client: c } = onClock();
+    const ctl = new AbortController();
+    const call = c.call('list_members', { path: ws, signal: ctl.signal }).catch((e: unknown) => e);
+    await until('the sandbox holds the request', () => sb.limits.inFlightNow(ADMIN_KEY_ID) === 1);
+    ctl.abort();
+    const err = await call;
+    expect(err).toMatchObject({ kind: 'cancelled', sent: 'maybe' });
+    // The sandbox is still sleeping on it: the call ended without the answer.
+    expect(sb.limits.inFlightNow(ADMIN_KEY_ID)).toBe(1);
+    expect(c.limiterState().inFlight).toBe(0);
+    await c.close();
+  });
+
+  it('while queued behind an empty bucket: the call is dropped without waiting for the refill, and its place is given back', async () => {
+    const events: LimiterEvent[] = [];
+    const { client: c } = onClock({ limits: { read: 3 }, onLimiterEvent: (e) => events.push(e) });
+    const read = () => c.limiterState().buckets.find((b) => b.bucket === 'read')!;
     const first = Array.from({ length: 3 }, () => c.call('list_members', { path: ws }));
     const ctl = new AbortController();
     const queued = c.call('list_members', { path: ws, signal: ctl.signal }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 20));
-    const read = () => c.limiterState().buckets.find((b) => b.bucket === 'read')!;
-    expect(read().queued).toBe(1);
-    const t = Date.now();
+    await until('the fourth call queued', () => read().queued === 1, read);
     ctl.abort();
+    // The window cannot turn until the test moves the clock: the call settles only because it was dropped.
     const err = await queued;
-    expect(Date.now() - t).toBeLessThan(50);
     expect(err).toMatchObject({ kind: 'cancelled', sent: 'no' });
+    expect(events.filter((e) => e.type === 'refill')).toEqual([]);
     await Promise.all(first);
     // The three calls spent the window; the dropped one never reached the service.
     expect(readLeft()).toBe(0);
-    await atWindowStart(WINDOW);
-    await new Promise((r) => setTimeout(r, 80));
+    expect(sb.limits.state(ADMIN_KEY_ID, 'read').remaining).toBe(0);
+    clock.advance(WINDOW + 100);
+    // Bottleneck lets the dropped job leave its queue once the reservoir refills.
+    await until('the refill', () => read().available === 3 && read().queued === 0, read);
     expect(read()).toMatchObject({ outstanding: 0, queued: 0, available: 3 });
     await c.close();
   });
 
   it('the overall deadline covers the queue wait: TimeoutError names the bucket still awaited', async () => {
-    const { client: c } = client(sb, { discoverLimits: false, limits: { read: 3 } });
-    await atWindowStart(WINDOW);
+    const { client: c } = onClock({ limits: { read: 3 } });
     const first = Array.from({ length: 3 }, () => c.call('list_members', { path: ws }));
     const err = await c.call('list_members', { path: ws, deadlineMs: 100 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TimeoutError);
@@ -75,15 +93,16 @@ describe('Cancellation: an MCP cancellation aborts the request, or drops it from
 
 describe('close(): calls still queued are dropped, never sent', () => {
   it('a call waiting for a refill rejects with CancelledError sent no when the client closes', async () => {
-    const { client: c } = client(sb, { discoverLimits: false, limits: { read: 1 } });
-    await atWindowStart(WINDOW);
+    const { client: c } = onClock({ limits: { read: 1 } });
+    const read = () => c.limiterState().buckets.find((b) => b.bucket === 'read')!;
     const first = c.call('list_members', { path: ws });
     const queued = c.call('list_members', { path: ws }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 20));
+    await until('the second call queued', () => read().queued === 1, read);
     const closing = c.close();
     expect(await queued).toMatchObject({ kind: 'cancelled', sent: 'no' });
     await first.catch(() => undefined);
     await closing;
+    expect(sb.limits.state(ADMIN_KEY_ID, 'read').remaining).toBe(2);
     await expect(c.call('list_members', { path: ws })).rejects.toMatchObject({ code: 'cancelled', sent: 'no' });
   });
 });

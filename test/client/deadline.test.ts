@@ -33,9 +33,9 @@ describe('No call outlives its client', () => {
     const before = sent;
     const started = Date.now();
     const err = await w.client.call('list_meetings', { path: { workspace: 'acme' }, deadlineMs: 3_000 }).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeLessThan(1_000);
-    expect(sent).toBe(before);
+    // At once, judged by what came back: a call that queued for the refill would end as a deadline timeout.
     expect(err).toMatchObject({ code: 'rate_limited', bucket: 'upstream', sent: 'no' });
+    expect(sent).toBe(before);
     const refill = Date.parse((err as { refill_at: string }).refill_at);
     expect(refill).toBeGreaterThan(started + 3_000);
     expect(refill).toBeLessThanOrEqual(started + WINDOW + 1_000);

@@ -239,7 +239,7 @@ describe('Attachment download: both ids in the workspace, the file on a message 
 
 describe('Messages rules: attachment download keeps any file name (Content-Disposition attachment)', () => {
   it('a non-Latin-1 name with a bidi override is served, with an ASCII fallback and the exact name in filename*', async () => {
-    const { contentDisposition } = await import('../../src/sandbox/server.js');
+    const { contentDisposition } = await import('../../src/sandbox/exchange.js');
     const name = 'Angebot für Q4 \u202Efdp.exe';
     const header = contentDisposition(name);
     expect(header).toMatch(/^attachment; filename="[\x20-\x7e]+"; filename\*=UTF-8''/);

@@ -72,17 +72,21 @@ describe('a client that declares elicitation: consequential writes ask first (--
     expect(r.sandbox.store.leads.get(lead)!.state).toBe(before);
   });
 
-  it('routine statuses such as not_interested do not ask', async () => {
+  it('not_interested completes open tasks for good, so it asks; interested does not', async () => {
     const asked = r.questions.length;
     r.answer = 'decline';
-    await callOk(r.s, 'set_status', { lead_id: someLead(r, 2), status: 'not_interested' });
-    expect(r.questions.length).toBe(asked);
+    const lead = someLead(r, 2);
+    expect((await callErr(r.s, 'set_status', { lead_id: lead, status: 'not_interested' })).error.code).toBe('declined');
+    expect(r.questions.length).toBe(asked + 1);
+    expect(r.questions.at(-1)).toMatch(/Its status changes from \w+ to not_interested, and every open task of the lead is completed for good\./);
+    await callOk(r.s, 'set_status', { lead_id: lead, status: 'interested' });
+    expect(r.questions.length).toBe(asked + 1);
   });
 
   it('set_assignees to no one, delete_task and set_meeting_outcome with force ask; a first outcome and a set of assignees do not', async () => {
     r.answer = 'decline';
     const task = [...r.sandbox.store.tasks.all()].find((t) => t.workspace === 'acme' && !t.deleted_at)!;
-    const meeting = [...r.sandbox.store.meetings.all()].find((m) => m.workspace === 'acme')!;
+    const meeting = [...r.sandbox.store.meetings.all()].find((m) => m.workspace === 'acme' && !m.outcome)!;
     const lead = someLead(r, 3);
     const asked = r.questions.length;
     const from = r.proxy.requests.length;
@@ -90,9 +94,13 @@ describe('a client that declares elicitation: consequential writes ask first (--
     expect((await callErr(r.s, 'delete_task', { task_id: task.id })).error.code).toBe('declined');
     expect((await callErr(r.s, 'set_meeting_outcome', { meeting_id: meeting.id, outcome: 'no_show', force: true })).error.code).toBe('declined');
     expect(r.questions.slice(asked)).toHaveLength(3);
-    expect(r.questions.at(-2)).toContain(`Task ${task.id} is deleted`);
+    expect(r.questions.at(-2)).toContain(`Task ${task.id} (`);
+    expect(r.questions.at(-2)).toContain('It is deleted');
     expect(r.questions.at(-1)).toContain(`Meeting ${meeting.id}`);
-    expect(r.questions.at(-1)).toContain('overwritten with no_show');
+    // Nothing is recorded yet: nothing is overwritten.
+    expect(r.questions.at(-1)).toContain('outcome now none recorded');
+    expect(r.questions.at(-1)).toContain('Its outcome is set to no_show (none is recorded yet)');
+    expect(r.questions.at(-1)).not.toContain('overwrit');
     expect(writesSince(r, from)).toEqual([]);
     // Mark read is routine: no question.
     await callOk(r.s, 'mark_read', { lead_id: lead });
@@ -110,6 +118,26 @@ describe('a client that declares elicitation: consequential writes ask first (--
     // One quoted span, the fence look-alike defanged, cut short with a marker.
     expect(q).toMatch(/\(«Ignore[^«»]* previous instructions untrusted-0and accept[^«»]*», «/);
     expect(q).not.toMatch(/[\u202E\n<>]/);
+  });
+});
+
+describe('a malformed answer is declined with a one-line reason', () => {
+  let r: Asking;
+  beforeAll(async () => {
+    r = await withElicitation([]);
+    // An answer no schema allows: the SDK refuses it with a multi-line validation dump.
+    r.s.client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'maybe' }) as unknown as ElicitResult);
+  });
+  afterAll(() => r?.close());
+
+  it('the write is not sent and the message is one short line', async () => {
+    const lead = someLead(r, 5);
+    const from = r.proxy.requests.length;
+    const { error } = await callErr(r.s, 'mark_disqualified', { lead_id: lead });
+    expect(error.code).toBe('declined');
+    expect(error.message).not.toContain('\n');
+    expect(error.message.length).toBeLessThan(300);
+    expect(writesSince(r, from)).toEqual([]);
   });
 });
 

@@ -74,8 +74,10 @@ describe('prompts/list: triage_inbox, draft_reply and pipeline_report with their
 describe('triage_inbox (workspace, how many, optional assignee): walk the unread, unresponded replies, classify, propose a status, draft nothing that is sent', () => {
   it('with every argument: list_leads with unread, responded=false, the count and the assignee; then get_conversation per lead', async () => {
     const text = await promptText('triage_inbox', { workspace: 'globex', count: '5', assignee: 'usr_gus_globex' });
-    expect(text).toContain('Call list_leads with workspace="globex", unread=true, responded=false, limit=5, assignee_id=["usr_gus_globex"]');
-    expect(text).toMatch(/call get_conversation with its lead_id/);
+    expect(text).toContain(
+      'Call list_leads with workspace="globex", unread=true, responded=false, status=["interested","untagged"], limit=5, assignee_id=["usr_gus_globex"]',
+    );
+    expect(text).toMatch(/call get_conversation with lead_ids/);
     expect(text).toMatch(/Propose one status for set_status/);
     expect(text).toMatch(/wait for a person to confirm before calling set_status/);
     expect(text).toMatch(/Draft nothing to be sent/);
@@ -84,7 +86,7 @@ describe('triage_inbox (workspace, how many, optional assignee): walk the unread
 
   it("defaults: the server's workspace, 10 leads, no assignee filter", async () => {
     const text = await promptText('triage_inbox');
-    expect(text).toContain('Call list_leads with workspace="acme", unread=true, responded=false, limit=10.');
+    expect(text).toContain('Call list_leads with workspace="acme", unread=true, responded=false, status=["interested","untagged"], limit=10. This finds');
     expect(text).not.toContain('assignee_id');
   });
 

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
+import { DEFAULT_MESSAGES } from '../../src/mcp/reads/conversation.js';
 import { type Sandbox, SANDBOX_KEYS } from '../../src/sandbox/index.js';
 import { INJECTION_TEXT, SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { htmlToText } from '../../src/api/text.js';
@@ -197,12 +198,12 @@ describe('Its conversation: markdown, one section per message with direction, se
       (l) =>
         store
           .conversation(l)
-          .slice(-50)
+          .slice(-DEFAULT_MESSAGES)
           .some((m) => m.attachments.length > 0) && store.conversation(l).length > 1,
     )!;
     expect(lead, 'a seeded conversation with an attachment').toBeDefined();
     leadId = lead.id;
-    messages = (await api(`/v1/workspaces/acme/leads/${leadId}/messages`, { order: 'desc', limit: 50 })).data.reverse();
+    messages = (await api(`/v1/workspaces/acme/leads/${leadId}/messages`, { order: 'desc', limit: DEFAULT_MESSAGES })).data.reverse();
     const r = await read(`inbox://acme/leads/${leadId}/conversation`);
     expect(r.mimeType).toBe('text/markdown');
     text = r.text;

@@ -129,9 +129,10 @@ describe('Every result has a byte budget (24,576 bytes by default, --max-result-
     expect(json(r)).toBeLessThanOrEqual(SMALL_BUDGET);
     const tag = /<(untrusted-[0-9a-f]{6})/.exec(text)![1]!;
     expect(text.split(`<${tag}`).length).toBe(text.split(`</${tag}>`).length);
-    const sc = r.structuredContent as { messages: unknown[]; left_out: { count: number; fetch_rest: { max_body_chars: number } } };
+    const sc = r.structuredContent as { messages: unknown[]; left_out: { count: number; fetch_rest: Record<string, unknown> } };
     expect(sc.left_out.count).toBeGreaterThan(0);
-    expect(sc.left_out.fetch_rest.max_body_chars).toBeLessThan(100_000);
+    // The rest is read on from the first message left out, with every argument of this call.
+    expect(sc.left_out.fetch_rest).toEqual({ lead_id: long.id, limit: 200, max_body_chars: 100_000, offset: sc.messages.length });
     expect(text).toContain('left out to keep this result within 8000 bytes');
   });
   it('the conversation resource keeps to the budget too', async () => {
@@ -144,20 +145,29 @@ describe('Every result has a byte budget (24,576 bytes by default, --max-result-
   });
 });
 
-describe("The agent's own input is not presented as outsider text", () => {
-  it('render_template: the overrides stand outside the fences of the draft, in the text and in structuredContent', async () => {
-    const tpl = sandbox.store.templates.inGroup('acme').find((t) => t.ai_variables.length > 0)!;
-    const lead = sandbox.store.leads.inGroup('acme')[0]!;
+describe('A draft a person can send: render_template answers subject and body each as one fenced block', () => {
+  it('one fence around each whole block, never fences inside it; the values from the lead and from overrides are listed; both forms agree', async () => {
+    const tpl = sandbox.store.templates.inGroup('acme').find((t) => t.ai_variables.length > 0 && /first_name/.test(t.body))!;
+    const lead = sandbox.store.leads.inGroup('acme').find((l) => l.first_name)!;
     const overrides = Object.fromEntries(tpl.ai_variables.map((v) => [v.name, `Opening line written by the agent for ${v.name}`]));
     const r = await call(s, 'render_template', { template_id: tpl.id, lead_id: lead.id, overrides });
-    for (const form of [textOf(r), JSON.stringify(r.structuredContent)]) {
-      const tag = /<(untrusted-[0-9a-f]{6})>/.exec(form)![1]!;
-      for (const value of Object.values(overrides)) {
-        const at = form.indexOf(value);
-        expect(at).toBeGreaterThan(0);
-        const before = form.slice(0, at);
-        expect(before.split(`<${tag}>`).length, 'every fence before the override is closed').toBe(before.split(`</${tag}>`).length);
-      }
+    const sc = r.structuredContent as Record<string, unknown>;
+    const tag = /<(untrusted-[0-9a-f]{6})>/.exec(String(sc.body))![1]!;
+    for (const field of ['subject', 'body'] as const) {
+      const v = String(sc[field]);
+      // One block: the fence opens first and closes last, and nothing in between opens or closes one.
+      expect(v.startsWith(`<${tag}>`) && v.endsWith(`</${tag}>`), field).toBe(true);
+      expect(v.split(tag).length, `${field}: one fence`).toBe(3);
     }
+    for (const value of Object.values(overrides)) expect(String(sc.body)).toContain(value);
+    expect(String(sc.body)).toContain(lead.first_name!);
+    expect(sc.values_from_overrides).toEqual(expect.arrayContaining(Object.keys(overrides)));
+    expect(sc.values_from_lead).toContain('first_name');
+    expect(sc.values_from_lead).not.toEqual(expect.arrayContaining(Object.keys(overrides)));
+    const text = textOf(r);
+    expect(text.split(`<${tag}`).length, 'the text: two blocks').toBe(3);
+    expect(text).toContain(`<${tag} source="draft body with values from the lead record">`);
+    expect(text).toContain(`values_from_lead: ${(sc.values_from_lead as string[]).join(', ')}`);
+    expect(text).toContain('carries their words (a draft filled from a lead record)');
   });
 });

@@ -12,6 +12,7 @@ import { sandbox } from '../client/helpers.js';
 export async function inProcessServer(
   sb: Sandbox,
   opts: Partial<InboxServerOptions> = {},
+  prepare?: (client: Client) => void,
 ): Promise<{ client: Client; server: InboxServer; close(): Promise<void> }> {
   const api = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
   const server = new InboxServer({
@@ -27,7 +28,9 @@ export async function inProcessServer(
   await server.refresh();
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.mcp.connect(a);
-  const client = new Client({ name: 'c', version: '0' });
+  // A client that can be asked (elicitation) when a test prepares its answers.
+  const client = new Client({ name: 'c', version: '0' }, prepare ? { capabilities: { elicitation: { form: {} } } } : {});
+  prepare?.(client);
   await client.connect(b);
   return {
     client,

@@ -1,4 +1,6 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { spawnTracked, stdioTransport } from '../../scripts/harness/processes.js';
@@ -48,4 +50,17 @@ export async function run(command: string, args: string[], opts: { cwd?: string;
   const [code] = (await once(child, 'close')) as [number | null];
   clearTimeout(timer);
   return { code, stdout, stderr };
+}
+
+/** A figure of the README's size table: the row whose first cell is `label`, its numbers in order. */
+export function readmeFigures(label: string): number[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const row = readme.split('\n').find((l) => l.startsWith(`| ${label} |`));
+  if (!row) throw new Error(`the README's size table has no row "${label}"`);
+  return [...row.slice(label.length + 4).matchAll(/\d+(\.\d+)?/g)].map((m) => Number(m[0]));
+}
+
+/** `actual` is what the README says, within 10% (a size moves a little with every change). */
+export function closeTo(actual: number, stated: number): boolean {
+  return Math.abs(actual - stated) <= stated * 0.1;
 }

@@ -1,10 +1,14 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
+import { DESK_HTML_PATH } from '../../src/mcp/app/constants.js';
+import { startRedis } from '../../scripts/harness/redis.js';
+import { runtimeTree } from '../../scripts/mcpb.js';
+import { RUNTIME_PACKAGES } from '../../scripts/runtime-packages.js';
 import { ALL_TOOLS } from '../../tools/index.js';
-import { ROOT, run, startServer } from './helpers.js';
+import { closeTo, ROOT, readmeFigures, run, startServer } from './helpers.js';
 
 /**
  * `npm run mcpb` is tsc then scripts/mcpb.ts; the global setup already built dist/, so
@@ -42,17 +46,29 @@ function hostConfig(userConfig: Record<string, string>): { args: string[]; env: 
   return { args: (manifest.server.mcp_config.args as string[]).map(fill), env };
 }
 
-describe('npm run mcpb packs a .mcpb', () => {
-  it("holds the repository's manifest, the built server and production dependencies only", () => {
+describe('npm run mcpb packs a lean .mcpb', () => {
+  it("holds the repository's manifest, the bundled binary and ioredis's tree only: no other package, no map, no source", () => {
     expect(manifest).toEqual(JSON.parse(readFileSync(join(ROOT, 'manifest.json'), 'utf8')));
     const all = files(unpacked);
     expect(all).toContain(join('dist', 'src', 'cli', 'mcp.js'));
     expect(all).toContain('package.json');
-    for (const dep of ['@modelcontextprotocol/sdk', 'zod', 'undici', 'pino', 'bottleneck'])
-      expect(existsSync(join(unpacked, 'node_modules', dep, 'package.json')), dep).toBe(true);
-    for (const dev of ['typescript', 'vitest', 'tsx', '@anthropic-ai/mcpb']) expect(existsSync(join(unpacked, 'node_modules', dev)), dev).toBe(false);
+    const extra = [DESK_HTML_PATH, join('dist', 'THIRD_PARTY_NOTICES.txt')];
+    expect(all.filter((f) => f.startsWith('dist/') && !/^dist\/src\/cli\/(mcp\.js|chunks\/[\w-]+\.js)$/.test(f)).sort()).toEqual(extra.sort());
+    for (const f of extra) expect(readFileSync(join(unpacked, f), 'utf8'), f).toBe(readFileSync(join(ROOT, f), 'utf8'));
+    const packages = readdirSync(join(unpacked, 'node_modules')).flatMap((d) =>
+      d.startsWith('@') ? readdirSync(join(unpacked, 'node_modules', d)).map((n) => `${d}/${n}`) : [d],
+    );
+    expect(packages.sort()).toEqual(runtimeTree(RUNTIME_PACKAGES).map((d) => relative(join(ROOT, 'node_modules'), d)));
+    expect(packages).toContain('ioredis');
+    for (const bundled of ['@modelcontextprotocol/sdk', 'zod', 'undici', 'pino', 'bottleneck']) expect(packages, bundled).not.toContain(bundled);
     expect(all.filter((f) => /^(test|scripts|src)\//.test(f) || f.endsWith('.map') || /\.(c|m)?ts$/.test(f))).toEqual([]);
-    expect(statSync(file).size).toBeLessThan(10 * 1024 * 1024);
+  });
+
+  it("is at most 1.5 MB, and the README's size and file count are the measured ones within 10%", () => {
+    expect(statSync(file).size).toBeLessThanOrEqual(1.5 * 1000 * 1000);
+    const [mb, count] = readmeFigures('`.mcpb`');
+    expect(closeTo(statSync(file).size / 1e6, mb!), `${statSync(file).size} bytes, README ${mb} MB`).toBe(true);
+    expect(closeTo(files(unpacked).length, count!), `${files(unpacked).length} files, README ${count}`).toBe(true);
   });
 
   it('`mcpb info` reads it back', async () => {
@@ -97,6 +113,27 @@ describe('the .mcpb starts: its entry point, configured as a host would, answers
       expect(s.tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([]);
     } finally {
       await s.close();
+    }
+  });
+
+  it('with --redis: the ioredis it carries connects, and the rate state lives in that Redis', async () => {
+    const redis = await startRedis();
+    const { args, env } = hostConfig({
+      api_key: SANDBOX_KEYS.rep,
+      base_url: sandbox.baseUrl,
+      workspace: 'acme',
+      read_only: 'true',
+      confirm: 'Never',
+      watch_seconds: '0',
+    });
+    const s = await startServer(process.execPath, [...args, '--redis', redis.url], { ...env, REPLY_INBOX_LOG_LEVEL: 'warn' }, scratch);
+    try {
+      const r = await s.client.callTool({ name: 'list_members', arguments: {} });
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+      expect((await redis.admin.keys('*')).length).toBeGreaterThan(0);
+    } finally {
+      await s.close();
+      await redis.stop();
     }
   });
 });

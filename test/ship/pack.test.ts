@@ -3,19 +3,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../tools/index.js';
-import { ROOT, run, startServer } from './helpers.js';
+import { closeTo, ROOT, readmeFigures, run, startServer } from './helpers.js';
 
 /**
  * The npm package as a stranger gets it: `npm pack`, then `npm install <tarball>` in an
- * empty project (its dependencies come from the registry or npm's cache: the slow part,
- * 10-40 s), then the installed `reply-inbox-mcp` binary. --ignore-scripts on pack because
- * the global setup already built dist/ (pack would otherwise run `prepare`, the build).
+ * empty project (its dependencies come from npm's cache, --offline: the slow part, 10-40 s),
+ * then the installed `reply-inbox-mcp` binary and each entry of `exports`, imported by name
+ * from that project. --ignore-scripts on pack because the global setup already built dist/
+ * (pack would otherwise run `prepare`, the build).
  */
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  bin: Record<string, string>;
+  exports: Record<string, string>;
+};
 const scratch = mkdtempSync(join(tmpdir(), 'pack-test-'));
 const app = join(scratch, 'app');
 let tarball = '';
 let listed: { path: string; size: number }[] = [];
+let unpackedSize = 0;
 
 beforeAll(async () => {
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch]);
@@ -23,20 +30,37 @@ beforeAll(async () => {
   const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string; size: number }[] }[];
   tarball = join(scratch, info[0]!.filename);
   listed = info[0]!.files;
+  unpackedSize = (info[0] as unknown as { unpackedSize: number }).unpackedSize;
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-test-app', version: '1.0.0', private: true }));
-  const inst = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, timeoutMs: 120_000 });
+  const inst = await run('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: app, timeoutMs: 120_000 });
   if (inst.code !== 0) throw new Error(`npm install of the tarball failed: ${inst.stderr}`);
 }, 150_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('npm pack: `files` keeps the tarball lean', () => {
-  it('holds the built server, the manifest, the README and the licence; no tests, scripts, sources or source maps', () => {
+  it('holds the built server, its notices, the manifest, the README and the licence; no tests, scripts or sources', () => {
     const paths = listed.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'manifest.json', 'dist/src/cli/mcp.js', 'dist/src/cli/sandbox.js']));
-    expect(paths.filter((p) => !/^(dist\/(src|tools)\/|package\.json$|README\.md$|LICENSE$|manifest\.json$)/.test(p))).toEqual([]);
-    expect(paths.filter((p) => p.endsWith('.map') || (p.endsWith('.ts') && !p.endsWith('.d.ts')))).toEqual([]);
-    expect(statSync(tarball).size).toBeLessThan(1024 * 1024);
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'manifest.json',
+        'dist/src/cli/mcp.js',
+        'dist/src/cli/sandbox.js',
+        'dist/THIRD_PARTY_NOTICES.txt',
+      ]),
+    );
+    expect(paths.filter((p) => !/^(dist\/(src|tools)\/|dist\/THIRD_PARTY_NOTICES\.txt$|package\.json$|README\.md$|LICENSE$|manifest\.json$)/.test(p))).toEqual(
+      [],
+    );
+    expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
+    // The bundle's maps ship (a user's stack trace can be mapped); tsc's maps of the separate modules do not.
+    expect(paths.filter((p) => p.endsWith('.map')).every((p) => /^dist\/src\/cli\/(mcp\.js|chunks\/[^/]+\.js)\.map$/.test(p))).toBe(true);
+    expect(paths).toContain('dist/src/cli/mcp.js.map');
+    // ≈ 0.3 MB packed of it are the bundle's maps (mappings only, no source text); ≈ 0.8 MB without them.
+    expect(statSync(tarball).size).toBeLessThan(1.5 * 1024 * 1024);
   });
 });
 
@@ -56,5 +80,72 @@ describe('installing the tarball gives a working reply-inbox-mcp', () => {
 
   it('installed both binaries of package.json', () => {
     for (const name of Object.keys(pkg.bin)) expect(statSync(join(app, 'node_modules', '.bin', name)).isFile()).toBe(true);
+  });
+});
+
+/** The names each entry of `exports` gives, imported by a user's module in the scratch project. */
+async function installedExports(): Promise<Record<string, string[]>> {
+  const specifiers = Object.keys(pkg.exports).map((k) => (k === '.' ? pkg.name : `${pkg.name}/${k.slice(2)}`));
+  const probe = join(app, 'probe.mjs');
+  writeFileSync(
+    probe,
+    `const out = {};\nfor (const s of ${JSON.stringify(specifiers)}) out[s] = Object.keys(await import(s)).sort();\nprocess.stdout.write(JSON.stringify(out));\n`,
+  );
+  const ran = await run(process.execPath, [probe], { cwd: app });
+  if (ran.code !== 0) throw new Error(`importing the exports failed: ${ran.stderr}`);
+  return JSON.parse(ran.stdout) as Record<string, string[]>;
+}
+
+describe('each entry of `exports`, imported from the installed package as a user would', () => {
+  it('gives exactly the names its source module exports (./spec is the alias of ./api)', async () => {
+    const got = await installedExports();
+    const names = async (m: Promise<Record<string, unknown>>) => Object.keys(await m).sort();
+    const api = await names(import('../../src/api/index.js'));
+    expect(got).toEqual({
+      [pkg.name]: await names(import('../../src/index.js')),
+      [`${pkg.name}/api`]: api,
+      [`${pkg.name}/client`]: await names(import('../../src/client/index.js')),
+      [`${pkg.name}/sandbox`]: await names(import('../../src/sandbox/index.js')),
+      [`${pkg.name}/spec`]: api,
+    });
+    expect(got[pkg.name]).toEqual(expect.arrayContaining(['ALL_TOOLS', 'InboxServer', 'ReplyInboxClient', 'startSandbox']));
+  });
+
+  it('the root entry, installed, starts a sandbox its client reads from', async () => {
+    const probe = join(app, 'use.mjs');
+    writeFileSync(
+      probe,
+      [
+        `import { ALL_TOOLS, ReplyInboxClient, startSandbox, SANDBOX_KEYS } from '${pkg.name}';`,
+        "const sb = await startSandbox({ port: 0, logLevel: 'silent' });",
+        "const c = new ReplyInboxClient({ apiKey: SANDBOX_KEYS.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });",
+        'const me = await c.me();',
+        'await c.close();',
+        'await sb.close();',
+        'process.stdout.write(JSON.stringify({ tools: ALL_TOOLS.length, me: typeof me }));',
+      ].join('\n'),
+    );
+    const ran = await run(process.execPath, [probe], { cwd: app });
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout)).toEqual({ tools: ALL_TOOLS.length, me: 'object' });
+  });
+});
+
+describe("the README's sizes of the tarball and its install are the measured ones, within 10%", () => {
+  it('packed and unpacked MB', () => {
+    const [packed] = readmeFigures('npm tarball, packed');
+    const [unpacked] = readmeFigures('npm tarball, unpacked');
+    expect(closeTo(statSync(tarball).size / 1e6, packed!), `packed ${statSync(tarball).size} bytes, README ${packed} MB`).toBe(true);
+    expect(closeTo(unpackedSize / 1e6, unpacked!), `unpacked ${unpackedSize} bytes, README ${unpacked} MB`).toBe(true);
+  });
+
+  it('packages installed and their MB on disk', async () => {
+    const [count, mb] = readmeFigures('npm install of the tarball');
+    const ls = await run('npm', ['ls', '--all', '--parseable'], { cwd: app });
+    const packages = ls.stdout.trim().split('\n').length - 1;
+    const du = await run('du', ['-sb', join(app, 'node_modules')]);
+    const bytes = Number(du.stdout.split('\t')[0]);
+    expect(closeTo(packages, count!), `${packages} packages, README ${count}`).toBe(true);
+    expect(closeTo(bytes / 1e6, mb!), `${bytes} bytes, README ${mb} MB`).toBe(true);
   });
 });

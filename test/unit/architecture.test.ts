@@ -14,10 +14,12 @@ const FORBIDDEN: Record<string, readonly string[]> = {
   src: ['test'],
   tools: ['test'],
   scripts: ['test'],
+  // The reply desk's view knows only its host (ext-apps): nothing of the server, the tools or the scripts.
+  desk: ['src', 'tools', 'scripts', 'test'],
 };
 
 /** Where the house's own code lives: every cycle among these files is a defect. */
-const HOUSE = ['src', 'tools', 'scripts'];
+const HOUSE = ['src', 'tools', 'scripts', 'desk'];
 
 function filesUnder(dir: string): string[] {
   if (!existsSync(join(ROOT, dir))) return [];

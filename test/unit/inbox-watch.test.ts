@@ -1,11 +1,14 @@
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LimiterState } from '../../src/client/index.js';
 import { PollBudget } from '../../src/mcp/live/poll-budget.js';
 import { type InboxChange, InboxWatch, type WatchApi } from '../../src/mcp/live/inbox-watch.js';
 
 const log = pino({ level: 'silent' });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** The watch's timers run on vitest's fake clock: each test moves time itself and counts polls. */
+const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
+beforeEach(() => void vi.useFakeTimers());
+afterEach(() => void vi.useRealTimers());
 
 /** A fake API: list_leads answers from `rows`, the read bucket stands as `read` says. */
 function fakeApi(read: { limit: number; available: number; queued: number }) {
@@ -60,15 +63,19 @@ describe('the watch polls with updated_since and tells its listeners', () => {
     const w = new InboxWatch({ api: f.api, intervalMs: 20, log });
     const heard: InboxChange[] = [];
     const stop = await w.listen('acme', (c) => heard.push(c));
+    expect(f.calls).toEqual([{ limit: 1 }]);
     f.reply('lead_b', '2026-11-21T10:00:00Z');
-    await sleep(150);
-    stop();
+    await advance(20);
     expect(heard).toEqual([{ workspace: 'acme', leads: ['lead_b'] }]);
-    expect(f.calls[0]).toEqual({ limit: 1 });
-    expect(f.calls.at(-1)).toMatchObject({ updated_since: '2026-11-21T10:00:00Z', order: 'asc' });
-    const sent = f.calls.length;
-    await sleep(80);
-    expect(f.calls.length).toBe(sent);
+    expect(f.calls[1]).toMatchObject({ updated_since: '2026-11-20T10:00:00Z', order: 'asc' });
+    // Six intervals more: six polls, each from the new watermark, and nothing heard twice.
+    await advance(6 * 20);
+    expect(f.calls).toHaveLength(8);
+    expect(f.calls.slice(2).every((q) => q.updated_since === '2026-11-21T10:00:00Z')).toBe(true);
+    expect(heard).toHaveLength(1);
+    stop();
+    await advance(10 * 20);
+    expect(f.calls).toHaveLength(8);
     expect(w.watched).toEqual([]);
   });
 
@@ -77,13 +84,29 @@ describe('the watch polls with updated_since and tells its listeners', () => {
     const f = fakeApi(read);
     const w = new InboxWatch({ api: f.api, intervalMs: 20, log });
     const stop = await w.listen('acme', () => undefined);
-    await sleep(150);
+    // The first tick (20 ms) found the bucket spent and waits a second, and so on: 1,020, 2,020…
+    await advance(5_010);
     // The baseline only: every poll since waited for the bucket.
     expect(f.calls).toHaveLength(1);
     read.available = 1_200;
-    await sleep(1_300);
+    // The tick due at 5,020 ms polls, and the interval is 20 ms again.
+    await advance(10);
+    expect(f.calls).toHaveLength(2);
+    await advance(3 * 20);
+    expect(f.calls).toHaveLength(5);
     stop();
-    expect(f.calls.length).toBeGreaterThan(1);
+  });
+
+  it('polls keep to 10% of the read bucket a minute, however short the interval', async () => {
+    const f = fakeApi({ limit: 120, available: 120, queued: 0 });
+    const w = new InboxWatch({ api: f.api, intervalMs: 20, log });
+    const stop = await w.listen('acme', () => undefined);
+    await advance(59_000);
+    // The baseline and 11 polls: 12 a minute.
+    expect(f.calls).toHaveLength(12);
+    await advance(60_000);
+    expect(f.calls).toHaveLength(24);
+    stop();
   });
 
   it('two listeners of one workspace share one poll; the workspace is polled until the last leaves', async () => {

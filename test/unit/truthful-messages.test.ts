@@ -11,19 +11,18 @@ const call = async (name: string, args: Record<string, unknown>) => {
 };
 
 describe('a cut conversation names what cut it', () => {
-  it("limit:1 on a long thread names limit, not the service's 200", async () => {
+  it("limit:1 on a long thread names the messages not shown and the call that reads them, not the service's 200", async () => {
     const lead = [...server.sb.store.leads.all()].find((l) => l.email === 'lena.long@chatty.example')!;
     const r = await call('get_conversation', { lead_id: lead.id, limit: 1 });
-    expect(r.structured.meta.truncated).toBe(true);
-    expect(r.text).toContain('newest 1 (limit=1)');
-    expect(r.text).toMatch(/larger limit, up to 200/);
-    expect(r.text).not.toContain('beyond the 200');
+    expect(r.structured.counts).toMatchObject({ shown: 1, returned_by_api: 200, older_not_shown: 199 });
+    expect(r.text).toContain('1 message shown (the newest 1 of the 200 the API returned)');
+    expect(r.text).toContain(`199 older messages not shown: to read them, call get_conversation with {"lead_id":"${lead.id}","limit":1,"offset":1}`);
   });
 
   it("at limit 200 the service's own cap is what cuts it", async () => {
     const lead = [...server.sb.store.leads.all()].find((l) => l.email === 'lena.long@chatty.example')!;
     const r = await call('get_conversation', { lead_id: lead.id, limit: 200, max_body_chars: 200 });
-    expect(r.text).toContain('beyond the 200 the service returns');
+    expect(r.text).toContain('The thread is longer than the 200 newest messages the API serves');
   });
 });
 
@@ -35,7 +34,8 @@ describe('set_status points to the tools of the lifecycle states', () => {
     const lead = server.sb.store.leads.inGroup('acme')[0]!;
     const r = await call('set_status', { lead_id: lead.id, status });
     expect(r.isError).toBe(true);
-    expect(r.text).toContain(`call ${tool} instead`);
+    expect(r.text).toContain(`${tool} does that`);
+    expect(r.text.endsWith(`call ${tool}.`)).toBe(true);
   });
 });
 

@@ -28,6 +28,6 @@ export function runWrite(changed: readonly string[]) {
     const structured: Row = { object: data.object, id: data.id };
     for (const k of changed) if (k in data) structured[k] = data[k];
     structured.effects = data.effects;
-    return { structured, render: (s, fence, own) => writeLines(name, s, fence, own) };
+    return { structured, render: (s, fence, own) => writeLines(name, s, fence, own, ctx.did) };
   };
 }

@@ -26,6 +26,15 @@ export * from './types.js';
 /** Build the store a limiter counts in, given what the limiter shares with it. */
 export type StoreFactory<B extends StoreBucket> = (ctx: StoreContext) => BucketStore<B>;
 
+/** Where a queued call stands, and the tokens it holds. */
+interface Queued<B> {
+  phase: 'waiting' | 'sending' | 'cancelled';
+  held: B[];
+}
+
+/** What a pass through the stages ends with: sent, stepped back, or dropped. */
+type Step<T> = { value: T } | typeof STEP_BACK | Dropped;
+
 /**
  * The key's rate buckets: one bottleneck reservoir per bucket, then one concurrency cap, in
  * that order, counted in a store (this process, or Redis for every instance). Scarce buckets
@@ -62,7 +71,12 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     const caps = opts.caps ?? {};
     this.concurrencyCap = caps.max_concurrent ?? Number.POSITIVE_INFINITY;
     this.maxConcurrent = Math.min(opts.figures.max_concurrent, this.concurrencyCap);
-    this.window = new ServerWindow({ marginMs: opts.refillMarginMs, fallbackMs: opts.fallbackWindowMs, onTurn: (ended) => this.store.turn(ended) });
+    this.window = new ServerWindow({
+      marginMs: opts.refillMarginMs,
+      fallbackMs: opts.fallbackWindowMs,
+      onTurn: (ended) => this.store.turn(ended),
+      clock: opts.clock,
+    });
     const ctx: StoreContext = {
       window: this.window,
       emit: (e) => this.emit(e),
@@ -143,97 +157,112 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     while (this.inFlight >= this.maxConcurrent) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
   }
 
+  /** A call that waits in the buckets' queues: it takes a token of each bucket in turn, then a slot, then is sent. */
   private queue<T>(order: readonly B[], signal: AbortSignal, exchange: () => Promise<{ value: T; settlement: Settlement }>, priority: number): Promise<T> {
-    const { store } = this;
-    let phase: 'waiting' | 'sending' | 'cancelled' = 'waiting';
-    const held: B[] = [];
-    const releaseAll = () => {
-      for (const b of held.splice(0)) store.giveBack(b);
-    };
-    type Step = { value: T } | typeof STEP_BACK | Dropped;
-
-    const stage = (i: number, prio: number): Promise<Step> => {
-      if (i < order.length) {
-        const b = order[i]!;
-        store.beforeQueue(b);
-        return scheduled(b.limiter, { ...store.jobOptions, priority: prio }, async (): Promise<Step> => {
-          store.taken(b);
-          held.push(b);
-          if (phase === 'cancelled') {
-            releaseAll();
-            return new Dropped();
-          }
-          // Holding a scarcer token, the call goes ahead of fresh work so that token is not wasted waiting.
-          return stage(i + 1, Math.min(prio, PRIORITY_HOLDING));
-        });
-      }
-      return scheduled(this.concurrency, { ...store.jobOptions, priority: prio }, async (): Promise<Step> => {
-        await this.slot();
-        if (phase === 'cancelled') {
-          this.slotWaiters.shift()?.();
-          releaseAll();
-          return new Dropped();
-        }
-        // A header may have shown since that the window holds fewer tokens than we took.
-        const short = store.short(held);
-        if (short) {
-          this.emit({ type: 'step_back', bucket: short.bucket });
-          this.slotWaiters.shift()?.();
-          releaseAll();
-          return STEP_BACK;
-        }
-        phase = 'sending';
-        this.waiting--;
-        this.sent.queued++;
-        return { value: await this.send(held.splice(0), exchange) };
-      });
-    };
-
+    const q: Queued<B> = { phase: 'waiting', held: [] };
     this.waiting++;
     return new Promise<T>((resolve, reject) => {
       const fail = (e: Error) => {
         // Once sent, the exchange itself ends with the abort and settles its tokens.
-        if (phase !== 'waiting') return;
-        phase = 'cancelled';
+        if (q.phase !== 'waiting') return;
+        q.phase = 'cancelled';
         reject(e);
       };
       const onAbort = () => fail(new Dropped());
       signal.addEventListener('abort', onAbort, { once: true });
       this.failWaiting.add(fail);
-      const loop = async (): Promise<T> => {
-        await this.started;
-        let prio = priority;
-        for (;;) {
-          let r: Step;
-          try {
-            r = await stage(0, prio);
-          } catch (e) {
-            // The store failed before the request was sent: give back what was taken and try again, while it may come back.
-            releaseAll();
-            if (this.closed || phase !== 'waiting') throw e;
-            this.emit({ type: 'store_error', message: messageOf(e) });
-            const down = this.store.unavailable();
-            if (down) throw new LimiterUnavailable(down);
-            await sleep(STORE_RETRY_MS, undefined, { signal }).catch(() => undefined);
-            if (signal.aborted) throw new Dropped();
-            continue;
-          }
-          if (r === STEP_BACK) {
-            prio = PRIORITY_AGAIN;
-            continue;
-          }
-          if (r instanceof Dropped) throw r;
-          return r.value;
-        }
-      };
-      loop()
+      this.attempts(q, order, signal, exchange, priority)
         .finally(() => {
-          if (phase !== 'sending') this.waiting--;
+          if (q.phase !== 'sending') this.waiting--;
           signal.removeEventListener('abort', onAbort);
           this.failWaiting.delete(fail);
         })
         .then(resolve, reject);
     });
+  }
+
+  /** Queue through the stages until sent: again, ahead of fresh work, after a step back; again while a failed store may come back. */
+  private async attempts<T>(
+    q: Queued<B>,
+    order: readonly B[],
+    signal: AbortSignal,
+    exchange: () => Promise<{ value: T; settlement: Settlement }>,
+    priority: number,
+  ): Promise<T> {
+    await this.started;
+    let prio = priority;
+    for (;;) {
+      let r: Step<T>;
+      try {
+        r = await this.stage(q, order, exchange, 0, prio);
+      } catch (e) {
+        // The store failed before the request was sent: give back what was taken and try again, while it may come back.
+        this.releaseAll(q);
+        if (this.closed || q.phase !== 'waiting') throw e;
+        this.emit({ type: 'store_error', message: messageOf(e) });
+        const down = this.store.unavailable();
+        if (down) throw new LimiterUnavailable(down);
+        await sleep(STORE_RETRY_MS, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) throw new Dropped();
+        continue;
+      }
+      if (r === STEP_BACK) {
+        prio = PRIORITY_AGAIN;
+        continue;
+      }
+      if (r instanceof Dropped) throw r;
+      return r.value;
+    }
+  }
+
+  /** Stage i: a token of bucket i (then the next stage), or past the last bucket, a slot and the send. */
+  private stage<T>(
+    q: Queued<B>,
+    order: readonly B[],
+    exchange: () => Promise<{ value: T; settlement: Settlement }>,
+    i: number,
+    prio: number,
+  ): Promise<Step<T>> {
+    const { store } = this;
+    if (i < order.length) {
+      const b = order[i]!;
+      store.beforeQueue(b);
+      return scheduled(b.limiter, { ...store.jobOptions, priority: prio }, async (): Promise<Step<T>> => {
+        store.taken(b);
+        q.held.push(b);
+        if (q.phase === 'cancelled') {
+          this.releaseAll(q);
+          return new Dropped();
+        }
+        // Holding a scarcer token, the call goes ahead of fresh work so that token is not wasted waiting.
+        return this.stage(q, order, exchange, i + 1, Math.min(prio, PRIORITY_HOLDING));
+      });
+    }
+    return scheduled(this.concurrency, { ...store.jobOptions, priority: prio }, async (): Promise<Step<T>> => {
+      await this.slot();
+      if (q.phase === 'cancelled') {
+        this.slotWaiters.shift()?.();
+        this.releaseAll(q);
+        return new Dropped();
+      }
+      // A header may have shown since that the window holds fewer tokens than we took.
+      const short = store.short(q.held);
+      if (short) {
+        this.emit({ type: 'step_back', bucket: short.bucket });
+        this.slotWaiters.shift()?.();
+        this.releaseAll(q);
+        return STEP_BACK;
+      }
+      q.phase = 'sending';
+      this.waiting--;
+      this.sent.queued++;
+      return { value: await this.send(q.held.splice(0), exchange) };
+    });
+  }
+
+  /** Give back every token a queued call holds. */
+  private releaseAll(q: Queued<B>): void {
+    for (const b of q.held.splice(0)) this.store.giveBack(b);
   }
 
   /** Limits learned from GET /v1/me (or set by the caller). */

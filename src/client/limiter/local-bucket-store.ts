@@ -1,5 +1,6 @@
 import Bottleneck from 'bottleneck';
 import type { Bucket } from '../../api/enums.js';
+import { type Clock, type Timer, systemClock } from '../../clock.js';
 import { BucketAccount } from './bucket.js';
 import type { BucketStore, StoreContext } from './bucket-store.js';
 import { installFastYield } from './fast-yield.js';
@@ -13,7 +14,8 @@ import { type RateInfo, describedBuckets } from './rate-headers.js';
 export class LocalBucketStore implements BucketStore<BucketAccount> {
   readonly buckets: Readonly<Record<Bucket, BucketAccount>>;
   readonly jobOptions = {};
-  private readonly drainTimers = new Set<NodeJS.Timeout>();
+  private readonly drainTimers = new Set<Timer>();
+  private readonly clock: Clock;
   /** Buckets already reported exhausted in this window (one event per window, not one per call). */
   private readonly exhaustedNoted = new Set<Bucket>();
 
@@ -21,6 +23,7 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
     private readonly o: LimiterOptions,
     private readonly ctx: StoreContext,
   ) {
+    this.clock = o.clock ?? systemClock;
     const caps = o.caps ?? {};
     const make = (b: Bucket) => new BucketAccount(b, o.figures[b], caps[b]);
     this.buckets = { read: make('read'), write: make('write'), upstream: make('upstream'), thread: make('thread') };
@@ -119,17 +122,17 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
 
   /** When a drained bucket may be used again: retry-after, else the reset, else one second. */
   private drainUntil(info: RateInfo): number {
-    const now = Date.now();
+    const now = this.clock.now();
     if (info.retryAfter !== undefined) return now + info.retryAfter * 1000 + this.o.refillMarginMs;
     if (info.resetMs !== undefined && info.resetMs > now) return info.resetMs + this.o.refillMarginMs;
     return now + 1000;
   }
 
   private scheduleUndrain(until: number): void {
-    const t = setTimeout(
+    const t = this.clock.setTimeout(
       () => {
         this.drainTimers.delete(t);
-        const now = Date.now();
+        const now = this.clock.now();
         const ended: Bucket[] = [];
         for (const a of Object.values(this.buckets)) {
           if (a.drained && (a.refillsAt ?? 0) <= now) {
@@ -140,7 +143,7 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
         }
         if (ended.length) this.ctx.emit({ type: 'refill', buckets: ended, windowEnd: this.ctx.window.end });
       },
-      Math.max(0, until - Date.now()),
+      Math.max(0, until - this.clock.now()),
     );
     t.unref();
     this.drainTimers.add(t);
@@ -152,7 +155,7 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
 
   /** The server's window turned: every bucket starts again from its limit. */
   turn(): void {
-    const now = Date.now();
+    const now = this.clock.now();
     for (const a of Object.values(this.buckets)) a.refill(now);
     this.exhaustedNoted.clear();
     this.ctx.emit({ type: 'refill', buckets: Object.keys(this.buckets) as Bucket[], windowEnd: null });
@@ -181,7 +184,7 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
   }
 
   async close(concurrency: Bottleneck): Promise<void> {
-    for (const t of this.drainTimers) clearTimeout(t);
+    for (const t of this.drainTimers) this.clock.clearTimeout(t);
     this.drainTimers.clear();
     await Promise.all([...Object.values(this.buckets).map((a) => a.stop()), concurrency.stop({ dropWaitingJobs: true })]);
   }

@@ -1,3 +1,5 @@
+import { type Clock, type Timer, systemClock } from '../../clock.js';
+
 export interface ServerWindowOptions {
   /** Turn this long after x-ratelimit-reset, for clock skew with the server. */
   marginMs: number;
@@ -5,6 +7,7 @@ export interface ServerWindowOptions {
   fallbackMs: number;
   /** The server's window turned; `ended` is the end of the window that is over, null when none was known. */
   onTurn: (ended: number | null) => void;
+  clock?: Clock;
 }
 
 /**
@@ -16,11 +19,15 @@ export class ServerWindow {
   end: number | null = null;
   /** Windows ending at or before this are over: headers that name them are stale. */
   private pastEnd = 0;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: Timer | null = null;
   private timerAt = 0;
   private closed = false;
 
-  constructor(private readonly o: ServerWindowOptions) {}
+  private readonly clock: Clock;
+
+  constructor(private readonly o: ServerWindowOptions) {
+    this.clock = o.clock ?? systemClock;
+  }
 
   /**
    * Place a response in the server's windows by its x-ratelimit-reset: the current one,
@@ -47,7 +54,7 @@ export class ServerWindow {
   /** A turn must come even from a server that sends no reset: then after the fallback window. */
   ensureTimer(): void {
     if (this.timer || this.closed) return;
-    this.arm(this.end !== null ? this.end + this.o.marginMs : Date.now() + this.o.fallbackMs);
+    this.arm(this.end !== null ? this.end + this.o.marginMs : this.clock.now() + this.o.fallbackMs);
   }
 
   /** When the next turn is due, if one is armed. */
@@ -57,14 +64,14 @@ export class ServerWindow {
 
   private arm(at: number): void {
     if (this.closed) return;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.clock.clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(
+    this.timer = this.clock.setTimeout(
       () => {
         this.timer = null;
         this.turn();
       },
-      Math.max(0, at - Date.now()),
+      Math.max(0, at - this.clock.now()),
     );
     this.timer.unref();
   }
@@ -78,7 +85,7 @@ export class ServerWindow {
 
   close(): void {
     this.closed = true;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = null;
   }
 }

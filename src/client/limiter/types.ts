@@ -1,3 +1,4 @@
+import type { Clock } from '../../clock.js';
 import { type Bucket, RATE_LIMITS } from '../../api/enums.js';
 import type { RateInfo } from './rate-headers.js';
 
@@ -66,6 +67,8 @@ export interface LimiterOptions {
   /** Replace bottleneck's setTimeout(0) yields by setImmediate (see fast-yield.ts). */
   fastYield: boolean;
   onEvent?: (e: LimiterEvent) => void;
+  /** The window timers and the time now (a test drives them); the system's by default. */
+  clock?: Clock;
 }
 
 /** What the client needs of a limiter. */

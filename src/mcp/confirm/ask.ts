@@ -2,10 +2,8 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { ToolError } from '../errors.js';
 import type { ApiCaller } from '../tool/context.js';
 import type { ToolDef } from '../tool/define.js';
+import { oneLineReason } from '../view/quote.js';
 import { type ConfirmMode, asksFirst, declined, questionFor } from './confirm.js';
-
-/** A person may take their time; the SDK's default of 60 s would answer for them. */
-const ANSWER_WITHIN_MS = 10 * 60_000;
 
 /**
  * Ask the person at the client (elicitation) before a consequential write. Returns null when
@@ -22,6 +20,8 @@ export async function confirmWrite(
     workspace: string | null;
     signal: AbortSignal;
     requestId?: string | number;
+    /** How long the person may take: what is left of the tool call's deadline, so the call still answers in time. */
+    answerWithinMs: number;
   },
 ): Promise<ToolError | null> {
   if (!server.getClientCapabilities()?.elicitation?.form || !asksFirst(o.mode, o.tool, o.args)) return null;
@@ -31,13 +31,14 @@ export async function confirmWrite(
       { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
       {
         signal: o.signal,
-        timeout: ANSWER_WITHIN_MS,
+        timeout: o.answerWithinMs,
         // Over HTTP the question travels on the tool call's own response stream.
         relatedRequestId: o.requestId,
       },
     );
     return answer.action === 'accept' ? null : declined(o.tool.name, answer.action);
   } catch (err) {
-    return declined(o.tool.name, 'failed', (err as Error).message);
+    // A client's malformed answer comes with a multi-line validation dump: one line of it says enough.
+    return declined(o.tool.name, 'failed', oneLineReason(err instanceof Error ? err.message : String(err)));
   }
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { LimiterState } from '../../client/index.js';
 import { RATE_LIMITS } from '../../api/enums.js';
+import { type Clock, type Timer, systemClock } from '../../clock.js';
 import type { ApiCaller } from '../tool/context.js';
 import { PollBudget, WATCH_SHARE } from './poll-budget.js';
 
@@ -23,6 +24,8 @@ export interface InboxWatchOptions {
   /** Of the key's read bucket per minute (default 10%). */
   share?: number;
   log: Logger;
+  /** Its timers and the time now (a test drives them). */
+  clock?: Clock;
 }
 
 /** A page of the poll: enough that one poll nearly always sees every change of an interval. */
@@ -41,7 +44,7 @@ interface Workspace {
   cursor: string | null;
   /** The newest last_message_at of the pages read under the current watermark. */
   newest: string | null;
-  timer: NodeJS.Timeout | null;
+  timer: Timer | null;
   ready: Promise<void>;
 }
 
@@ -55,11 +58,17 @@ interface Workspace {
 export class InboxWatch {
   private readonly workspaces = new Map<string, Workspace>();
   private readonly budget: PollBudget;
+  private readonly clock: Clock;
   /** list_leads requests this watch sent, baseline reads included. */
   polls = 0;
 
   constructor(private readonly o: InboxWatchOptions) {
-    this.budget = new PollBudget(() => this.readBucket()?.limit ?? RATE_LIMITS.read, o.share ?? WATCH_SHARE);
+    this.clock = o.clock ?? systemClock;
+    this.budget = new PollBudget(
+      () => this.readBucket()?.limit ?? RATE_LIMITS.read,
+      o.share ?? WATCH_SHARE,
+      () => this.clock.now(),
+    );
   }
 
   /** Polls a minute this watch may send, as the key's read bucket stands now. */
@@ -90,7 +99,7 @@ export class InboxWatch {
     return () => {
       ws.listeners.delete(listener);
       if (ws.listeners.size > 0 || this.workspaces.get(workspace) !== ws) return;
-      if (ws.timer) clearTimeout(ws.timer);
+      if (ws.timer) this.clock.clearTimeout(ws.timer);
       ws.timer = null;
       this.workspaces.delete(workspace);
     };
@@ -103,7 +112,7 @@ export class InboxWatch {
 
   /** Stop every poll (the client is closing). */
   close(): void {
-    for (const w of this.workspaces.values()) if (w.timer) clearTimeout(w.timer);
+    for (const w of this.workspaces.values()) if (w.timer) this.clock.clearTimeout(w.timer);
     this.workspaces.clear();
   }
 
@@ -121,7 +130,7 @@ export class InboxWatch {
       w.watermark = typeof newest === 'string' ? newest : EPOCH;
     } catch (err) {
       // Without a baseline the first poll starts from now: nothing older is reported as new.
-      w.watermark = new Date().toISOString();
+      w.watermark = new Date(this.clock.now()).toISOString();
       this.o.log.warn({ err, workspace }, 'watch: could not read where the inbox stands; watching from now');
     }
     this.schedule(workspace, w, this.o.intervalMs);
@@ -129,8 +138,8 @@ export class InboxWatch {
 
   private schedule(workspace: string, w: Workspace, ms: number): void {
     if (this.workspaces.get(workspace) !== w || w.listeners.size === 0) return;
-    if (w.timer) clearTimeout(w.timer);
-    w.timer = setTimeout(() => void this.tick(workspace, w), ms);
+    if (w.timer) this.clock.clearTimeout(w.timer);
+    w.timer = this.clock.setTimeout(() => void this.tick(workspace, w), ms);
     // Watching alone never keeps the process alive.
     w.timer.unref();
   }
@@ -140,7 +149,7 @@ export class InboxWatch {
     const read = this.readBucket();
     if (!read || (read.queued === 0 && read.available > this.budget.cap)) return 0;
     const end = this.o.api.limiterState?.().windowEnd;
-    return Math.max(1_000, (end ?? 0) - Date.now());
+    return Math.max(1_000, (end ?? 0) - this.clock.now());
   }
 
   private async tick(workspace: string, w: Workspace): Promise<void> {

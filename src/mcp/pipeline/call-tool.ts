@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { ValidationError } from '../../client/errors.js';
+import { TimeoutError, ValidationError } from '../../client/errors.js';
 import { confirmWrite } from '../confirm/ask.js';
 import type { ConfirmMode } from '../confirm/confirm.js';
 import { ToolError, argumentError, errorResult, typed } from '../errors.js';
@@ -22,6 +22,9 @@ import { multiPageApi, multiPageSummary } from './multipage.js';
 import { checkOutput } from './response-check.js';
 import { splitArgs } from './split-args.js';
 import type { UserIds } from './user-ids.js';
+
+/** What a confirmed write keeps of the tool call's deadline for the write itself. */
+export const WRITE_RESERVE_MS = 10_000;
 
 /** A paged client: the tool's list call read page after page, and what the pages said. */
 type MultiPageApi = ReturnType<typeof multiPageApi>;
@@ -49,6 +52,9 @@ export interface CallDeps {
   deleted: Deleted;
   confirm: ConfirmMode;
   maxResultBytes: number;
+  /** One deadline for the whole tool call, every API call and the person's answer included (ms). */
+  toolDeadlineMs: number;
+  now: () => number;
   inboxWatch?: InboxWatch;
   /** A call failed: notable failures are told to the client, a scope refusal re-reads the scopes. */
   failed(err: unknown, what: string): void;
@@ -75,15 +81,17 @@ export async function callTool(deps: CallDeps, name: string, rawArgs: unknown, e
   if (!('name' in tool)) return tool.refused;
   const parsed = parseArguments(tool, rawArgs);
   if ('refused' in parsed) return parsed.refused;
+  const deadlineAt = deps.now() + deps.toolDeadlineMs;
+  const api = withDeadline(deps.api, deps.toolDeadlineMs, deadlineAt, deps.now);
   const ctx = toolContext(deps, tool, extra);
-  const cont = new Continuation(tool.endpoint, deps.api);
-  const paging = pagingFor(deps, tool, parsed.bound, ctx, cont, extra.signal);
-  ctx.api = cont.wrap(paging ?? deps.api);
+  const cont = new Continuation(tool.endpoint, api);
+  const paging = pagingFor(api, tool, parsed.bound, ctx, cont, extra.signal);
+  ctx.api = cont.wrap(paging ?? api);
   // A multi-page read reports its own progress, page by page.
   const progress = extra._meta?.progressToken !== undefined;
   const stopKeepAlive = progress && !paging ? keepAlive((n, message) => ctx.progress(n, undefined, message)) : undefined;
   try {
-    const outcome = await runTool(deps, tool, parsed, ctx, extra);
+    const outcome = await runTool({ ...deps, api }, tool, parsed, ctx, extra, deadlineAt);
     if ('refused' in outcome) return outcome.refused;
     return await fitAnswer(deps, tool, parsed, outcome, { ctx, cont, paging, signal: extra.signal });
   } catch (err) {
@@ -115,7 +123,7 @@ function parseArguments(tool: ToolDef, rawArgs: unknown): ParsedCall | { refused
     return { refused: errorResult(new ValidationError('invalid_request', tool.name, "Unknown argument '__proto__'.", '__proto__'), tool.name) };
   }
   const parsed = tool.input.safeParse(rawArgs ?? {});
-  if (!parsed.success) return { refused: errorResult(argumentError(tool, parsed.error), tool.name) };
+  if (!parsed.success) return { refused: errorResult(argumentError(tool, parsed.error, rawArgs), tool.name) };
   const all = parsed.data as Record<string, unknown>;
   const {
     max_items,
@@ -141,6 +149,7 @@ function toolContext(deps: CallDeps, tool: ToolDef, extra: CallExtra): ToolConte
   const name = tool.name;
   return {
     endpoint: tool.endpoint,
+    ...(tool.did ? { did: tool.did } : {}),
     api: deps.api,
     signal: extra.signal,
     fence: new Fence(),
@@ -166,10 +175,25 @@ function toolContext(deps: CallDeps, tool: ToolDef, extra: CallExtra): ToolConte
   };
 }
 
+/**
+ * Every API call of one tool call gets what is left of the tool call's deadline: a call that
+ * makes two requests (a list cut to the budget, a confirmed write) still answers within it.
+ */
+function withDeadline(api: ApiCaller, deadlineMs: number, deadlineAt: number, now: () => number): ApiCaller {
+  return {
+    call: async (name, req) => {
+      const left = deadlineAt - now();
+      // Nothing is sent once the tool call's time is spent: the caller hears timeout, never a late answer.
+      if (left <= 0) throw new TimeoutError(name, `The tool call did not finish within its ${deadlineMs} ms deadline; ${name} was not sent.`, 'deadline', 'no');
+      return api.call(name, { ...req, deadlineMs: left });
+    },
+  };
+}
+
 /** A multi-page read: the tool's own list call is paged under the limiter, with progress; null for one page. */
-function pagingFor(deps: CallDeps, tool: ToolDef, bound: number | undefined, ctx: ToolContext, cont: Continuation, signal: AbortSignal): MultiPageApi | null {
+function pagingFor(api: ApiCaller, tool: ToolDef, bound: number | undefined, ctx: ToolContext, cont: Continuation, signal: AbortSignal): MultiPageApi | null {
   if (bound === undefined) return null;
-  return multiPageApi(deps.api, tool.name, {
+  return multiPageApi(api, tool.name, {
     maxItems: bound,
     signal,
     onPage: (n, total, message) => void ctx.progress(n, total, message),
@@ -184,6 +208,7 @@ async function runTool(
   parsed: ParsedCall,
   ctx: ToolContext,
   extra: CallExtra,
+  deadlineAt: number,
 ): Promise<(ToolOutput & { args: Record<string, unknown> }) | { refused: CallToolResult }> {
   const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(parsed.args) : null;
   const args = deps.userIds.map(tool.name, tool.userIds, workspace, parsed.args);
@@ -195,6 +220,8 @@ async function runTool(
     workspace,
     signal: extra.signal,
     requestId: extra.requestId,
+    // The person's answer is waited for within the tool call's deadline, leaving time for the write itself.
+    answerWithinMs: Math.max(1_000, deadlineAt - WRITE_RESERVE_MS - deps.now()),
   });
   if (refused) return { refused: errorResult(refused, tool.name) };
   const create = () => (tool.run ? tool.run(ctx, args) : runGeneric(ctx, tool, args));

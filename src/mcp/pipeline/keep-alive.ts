@@ -1,3 +1,5 @@
+import { type Clock, systemClock } from '../../clock.js';
+
 /** How often a call that is still running tells a client that asked for progress that it is alive. */
 export const KEEP_ALIVE_MS = 10_000;
 
@@ -6,12 +8,12 @@ export const KEEP_ALIVE_MS = 10_000;
  * send a progress notification each period, so a client that resets its request timeout on
  * progress does not give up on a call that will still answer. Returns the way to stop.
  */
-export function keepAlive(send: (n: number, message: string) => Promise<void>, everyMs = KEEP_ALIVE_MS): () => void {
+export function keepAlive(send: (n: number, message: string) => Promise<void>, everyMs = KEEP_ALIVE_MS, clock: Clock = systemClock): () => void {
   let n = 0;
-  const timer = setInterval(() => {
+  const timer = clock.setInterval(() => {
     n++;
     void send(n, `still working (${Math.round((n * everyMs) / 1000)} s): waiting for the rate limit or the API`).catch(() => undefined);
   }, everyMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => clock.clearInterval(timer);
 }

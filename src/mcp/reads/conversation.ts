@@ -6,7 +6,7 @@ import { type Fence, UNTRUSTED_NOTE } from '../view/fence.js';
 import type { ToolOutput } from '../view/output.js';
 
 /** What the readers need of a call: a tool's context without its endpoint, as a resource has no tool. */
-type ReaderContext = Omit<ToolContext, 'endpoint'>;
+export type ReaderContext = Omit<ToolContext, 'endpoint'>;
 
 interface ApiMessage {
   id: string;
@@ -22,10 +22,11 @@ interface ApiMessage {
   attachments?: { id: string; filename: string }[];
 }
 
-interface ConversationArgs {
+export interface ConversationArgs {
   workspace?: string;
   lead_id: string;
   limit?: number;
+  offset?: number;
   order?: 'asc' | 'desc';
   refresh?: boolean;
   format?: 'text' | 'html';
@@ -34,9 +35,11 @@ interface ConversationArgs {
   fold_quotes?: boolean;
 }
 
-const DEFAULT_BODY_CHARS = 2_000;
+const DEFAULT_BODY_CHARS = 600;
+/** Messages shown by default: the newest few, enough to triage a reply. */
+export const DEFAULT_MESSAGES = 10;
 /** The most messages the service returns for one conversation (spec: Messages rules). */
-const CONVERSATION_CAP = 200;
+export const CONVERSATION_CAP = 200;
 
 /** Fold quoted history (lines starting with '>' and the "On … wrote:" line before them). */
 export function foldQuotes(text: string): { text: string; folded: number } {
@@ -64,38 +67,104 @@ export function foldQuotes(text: string): { text: string; folded: number } {
   return { text: out.join('\n').trim(), folded };
 }
 
-/** What a cut conversation says: the limit asked for, or the service's own cap of 200. */
-function olderMessages(limit: number): string {
-  if (limit < CONVERSATION_CAP)
-    return `Older messages exist: this shows the newest ${limit} (limit=${limit}); pass a larger limit, up to ${CONVERSATION_CAP}, to read further back.`;
-  return `Older messages exist beyond the ${CONVERSATION_CAP} the service returns; the API gives no way to read them.`;
+/**
+ * The true counts of a conversation read: which messages are shown (counted from the newest),
+ * how many the API returned, whether the thread is longer than the API serves, and the exact
+ * arguments that read the older messages not shown.
+ */
+export interface ConversationCounts {
+  shown: number;
+  /** Newest messages skipped before the first shown (the offset argument). */
+  offset: number;
+  returned_by_api: number;
+  /** The thread has more messages than the API serves (its cap of 200): those cannot be read. */
+  longer_than_api_serves: boolean;
+  older_not_shown: number;
 }
 
-/** get_conversation: the thread as a model reads it, bodies capped and fenced. */
+type Row = Record<string, unknown>;
+
+/** get_conversation of one lead: the thread as a model reads it, bodies capped and fenced. */
 export async function runConversation(ctx: ReaderContext, raw: Record<string, unknown>): Promise<ToolOutput> {
   const args = raw as unknown as ConversationArgs;
+  const read = await readConversation(ctx, args);
+  const order = args.order ?? 'asc';
+  return {
+    structured: read,
+    render: (s, fence) => conversationText(s as unknown as Shaped, order, fence),
+    items: {
+      key: 'messages',
+      keep: order === 'asc' ? 'tail' : 'head',
+      // A cut keeps the newest messages; the read continues at the first one left out.
+      rest: (kept) => (args.message_id === undefined ? continueAt(args, kept) : null),
+      cut: (s, kept) => cutConversation(s as unknown as Shaped, kept, order, args) as unknown as Row,
+    },
+  };
+}
+
+/** The call that reads on from the `shown`-th message after this call's offset: every argument kept. */
+function continueAt(args: ConversationArgs, shown: number): Row {
+  return { ...args, offset: (args.offset ?? 0) + shown };
+}
+
+/** The conversation with only `kept` of its messages (the newest), its counts and continuation said again. */
+function cutConversation(c: Shaped, kept: number, order: 'asc' | 'desc', args: ConversationArgs): Shaped {
+  const messages = order === 'asc' ? c.messages.slice(c.messages.length - kept) : c.messages.slice(0, kept);
+  return { ...c, messages, ...olderPart(args, { ...c.counts, shown: kept, older_not_shown: c.counts.returned_by_api - c.counts.offset - kept }) };
+}
+
+/** The counts, and the continuation when older messages were returned but not shown. */
+function olderPart(args: ConversationArgs, counts: ConversationCounts): { counts: ConversationCounts; older?: Row } {
+  if (counts.older_not_shown <= 0 || args.message_id !== undefined) return { counts };
+  return { counts, older: { count: counts.older_not_shown, fetch_rest: continueAt(args, counts.shown) } };
+}
+
+/** One thread request: the newest messages of the lead (up to 200), the window asked for, shaped. */
+export async function readConversation(ctx: ReaderContext, args: ConversationArgs): Promise<Shaped & Row> {
   const workspace = ctx.workspace(args);
   const single = args.message_id !== undefined;
-  // The newest messages, shown oldest first as a conversation reads, unless the caller asks otherwise.
-  const order = args.order ?? 'asc';
-  const query: Record<string, unknown> = { order: 'desc', limit: single ? CONVERSATION_CAP : (args.limit ?? 50) };
+  // Always the API's whole answer (one request either way): its true size, and a window to slice by offset.
+  const query: Record<string, unknown> = { order: 'desc', limit: CONVERSATION_CAP };
   if (args.refresh !== undefined) query.refresh = args.refresh;
   const r = await ctx.api.call('get_conversation', { path: { workspace, lead_id: args.lead_id }, query, signal: ctx.signal });
   const page = r.data as { data: ApiMessage[]; meta?: { truncated?: boolean; sibling_cap_reached?: boolean; cache_age_seconds?: number } };
-  let messages = page.data;
-  if (order === 'asc') messages = [...messages].reverse();
-  if (single) {
-    messages = messages.filter((m) => m.id === args.message_id);
-    if (messages.length === 0) {
-      throw notFound('get_conversation', `No message ${args.message_id} among this lead's newest ${CONVERSATION_CAP} messages.`, 'message_id');
-    }
+  const newest = page.data;
+  const offset = single ? 0 : (args.offset ?? 0);
+  let messages = single ? newest.filter((m) => m.id === args.message_id) : newest.slice(offset, offset + (args.limit ?? DEFAULT_MESSAGES));
+  if (single && messages.length === 0) {
+    throw notFound('get_conversation', `No message ${args.message_id} among this lead's newest ${CONVERSATION_CAP} messages.`, 'message_id');
   }
+  // The newest messages, shown oldest first as a conversation reads, unless the caller asks otherwise.
+  if ((args.order ?? 'asc') === 'asc') messages = [...messages].reverse();
+  const counts: ConversationCounts = {
+    shown: messages.length,
+    offset,
+    returned_by_api: newest.length,
+    longer_than_api_serves: page.meta?.truncated === true,
+    older_not_shown: single ? 0 : Math.max(0, newest.length - offset - messages.length),
+  };
+  const meta = {
+    ...(page.meta?.sibling_cap_reached ? { sibling_cap_reached: true } : {}),
+    ...(page.meta?.cache_age_seconds ? { cache_age_seconds: page.meta.cache_age_seconds } : {}),
+  };
+  const html = args.format === 'html';
+  return {
+    lead_id: args.lead_id,
+    body_format: html ? 'html' : 'text',
+    messages: shapeMessages(messages, args, single),
+    ...olderPart(args, counts),
+    meta,
+  };
+}
+
+/** Bodies as text (or html), quotes folded, cut at max_body_chars; a subject only where it changes. */
+function shapeMessages(messages: ApiMessage[], args: ConversationArgs, single: boolean): ShapedMessage[] {
   const cap = single ? Number.POSITIVE_INFINITY : (args.max_body_chars ?? DEFAULT_BODY_CHARS);
   const html = args.format === 'html';
   const fold = !single && args.fold_quotes !== false;
   // A thread repeats its subject ("Re: …") on every message: it is shown where it changes.
   let topic: string | null = null;
-  const shaped = messages.map((m) => {
+  return messages.map((m) => {
     let body = html ? (m.body_html ?? m.body_text) : (m.body_text ?? (m.body_html ? htmlToText(m.body_html) : null));
     let folded = 0;
     if (body && fold && !html) ({ text: body, folded } = foldQuotes(body));
@@ -119,28 +188,18 @@ export async function runConversation(ctx: ReaderContext, raw: Record<string, un
       ...(m.attachments?.length ? { attachments: m.attachments.map((a) => ({ id: a.id, filename: a.filename })) } : {}),
     };
   });
-  const meta = {
-    ...(page.meta?.truncated ? { truncated: true } : {}),
-    ...(page.meta?.sibling_cap_reached ? { sibling_cap_reached: true } : {}),
-    ...(page.meta?.cache_age_seconds ? { cache_age_seconds: page.meta.cache_age_seconds } : {}),
-  };
-  const structured = { lead_id: args.lead_id, body_format: html ? 'html' : 'text', messages: shaped, meta };
-  // A cut keeps the newest messages; the older ones read again with shorter bodies, or one by one with message_id.
-  const rest = (kept: number, total: number) =>
-    single
-      ? null
-      : { lead_id: args.lead_id, limit: total, max_body_chars: Math.max(200, Math.floor(((Number.isFinite(cap) ? cap : 2_000) * Math.max(kept, 1)) / total)) };
-  return {
-    structured,
-    render: (s, fence) => conversationText(s as unknown as Shaped, order, fence, Number(query.limit)),
-    items: { key: 'messages', keep: order === 'asc' ? 'tail' : 'head', rest },
-  };
 }
 
 /** A subject without its reply and forward prefixes: what stays the same along a thread. */
 const subjectTopic = (subject: string) => subject.replace(/^\s*((re|fwd?|aw|wg)\s*:\s*)+/i, '').trim();
 
-type Shaped = { lead_id: string; messages: ShapedMessage[]; meta: { truncated?: boolean; sibling_cap_reached?: boolean; cache_age_seconds?: number } };
+export type Shaped = {
+  lead_id: string;
+  messages: ShapedMessage[];
+  counts: ConversationCounts;
+  older?: Row;
+  meta: { sibling_cap_reached?: boolean; cache_age_seconds?: number };
+};
 export interface ShapedMessage {
   id: string;
   kind: string;
@@ -153,25 +212,40 @@ export interface ShapedMessage {
   attachments?: { id: string; filename: string }[];
 }
 
-/** The thread as a model reads it: a heading per message, every outside string fenced. */
-function conversationText(c: Shaped, order: 'asc' | 'desc', f: Fence, limit: number): string {
-  const n = c.messages.length;
+/** The lines that state a read's true counts and how to read on, shared by the tool and the resource. */
+export function countLines(c: Shaped, order: 'asc' | 'desc'): string[] {
+  const { shown, offset, returned_by_api: returned } = c.counts;
+  const which = offset === 0 ? `the newest ${shown}` : `numbers ${offset + 1}-${offset + shown} counted from the newest`;
   const lines = [
-    UNTRUSTED_NOTE,
-    '',
-    `Conversation with lead ${c.lead_id}: ${n} message${n === 1 ? '' : 's'}${order === 'asc' ? ', oldest first' : ', newest first'}.`,
+    `Conversation with lead ${c.lead_id}: ${shown} message${shown === 1 ? '' : 's'} shown (${which} of the ${returned} the API returned), ${order === 'asc' ? 'oldest first' : 'newest first'}.`,
   ];
-  if (c.meta.truncated) lines.push(olderMessages(limit));
+  if (c.older)
+    lines.push(
+      `${c.counts.older_not_shown} older message${c.counts.older_not_shown === 1 ? '' : 's'} not shown: to read them, call get_conversation with ${JSON.stringify(c.older.fetch_rest)}.`,
+    );
+  if (c.counts.longer_than_api_serves)
+    lines.push(`The thread is longer than the ${CONVERSATION_CAP} newest messages the API serves: messages older than those cannot be read.`);
   if (c.meta.sibling_cap_reached) lines.push("Only 12 of this lead's email threads were assembled.");
   if (c.meta.cache_age_seconds) lines.push(`Served from a cache ${c.meta.cache_age_seconds} s old (refresh=true for a fresh copy).`);
-  c.messages.forEach((m, i) => {
+  return lines;
+}
+
+/** The thread as a model reads it: a heading per message, every outside string fenced. */
+function conversationText(c: Shaped, order: 'asc' | 'desc', f: Fence): string {
+  return [UNTRUSTED_NOTE, '', ...countLines(c, order), ...messageLines(c.messages, f)].join('\n');
+}
+
+/** One heading per message, then its sender, subject, attachments and fenced body. */
+export function messageLines(messages: ShapedMessage[], f: Fence): string[] {
+  const lines: string[] = [];
+  messages.forEach((m, i) => {
     lines.push('', `### ${i + 1}. ${m.direction} ${m.kind} · ${m.sent_at ?? 'time unknown'} · ${m.id}`);
     lines.push(`From: ${f.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null)}`);
     if (m.subject) lines.push(`Subject: ${f.inline(m.subject)}`);
     if (m.attachments?.length) lines.push(`Attachments: ${m.attachments.map((a) => `${f.inline(a.filename)} (${a.id})`).join(', ')}`);
     lines.push(m.body ? f.wrap(m.body, 'email body') : '(no body)');
   });
-  return lines.join('\n');
+  return lines;
 }
 
 /** download_attachment: the file as an embedded resource, with its name, size and digest. */

@@ -6,7 +6,7 @@ import type { Fence } from '../view/fence.js';
 export interface ApiCaller {
   call(
     name: string,
-    req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal },
+    req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown; signal?: AbortSignal; deadlineMs?: number },
   ): Promise<{ data: unknown; cachedAgeSeconds?: number }>;
 }
 
@@ -15,6 +15,8 @@ export interface ToolContext {
   /** The endpoint of the tool being called: a tool's helpers call this one, never one named again by hand. */
   endpoint: Endpoint;
   api: ApiCaller;
+  /** A write: what it did, in the words its answer uses ("created", "marked read"). */
+  did?: string;
   /** The workspace argument, or the server's default, or a clear error. */
   workspace(args: { workspace?: string }): string;
   signal: AbortSignal;

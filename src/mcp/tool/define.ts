@@ -3,6 +3,8 @@ import { type Endpoint, endpoint as endpointByName } from '../../api/endpoints.j
 import { idSchema, workspaceSchema } from '../../api/ids.js';
 import { PARAM_DOCS } from './param-docs.js';
 import type { ToolDef, ToolSpec } from './types.js';
+import { BATCH_ARGS, BATCH_DOC, batched, oneOfLeadArgs } from '../pipeline/batch.js';
+import { batchOutput } from './outputs.js';
 import { MULTI_PAGE_ARGS, isMultiPage, DUPLICATE_ARGS, isGuardedCreate, userOrMemberId } from './shared-args.js';
 
 export type { ConfirmSpec, ToolDef, ToolSpec } from './types.js';
@@ -36,24 +38,35 @@ export function defineTool<A extends Record<string, unknown> = Record<string, an
   // idempotent its allow_duplicate, never by hand per tool.
   const multiPage = isMultiPage(e);
   const guarded = isGuardedCreate(e);
-  const extra = { ...(spec.extra ?? {}), ...(multiPage ? MULTI_PAGE_ARGS : {}), ...(guarded ? DUPLICATE_ARGS : {}) };
+  const batch = spec.batch === true;
+  if (batch && (!spec.run || !spec.did || e.pathIds.lead_id !== 'lead')) throw new Error(`${spec.endpoint}: a batched tool needs run, did and a lead_id path`);
+  const extra = { ...(spec.extra ?? {}), ...(multiPage ? MULTI_PAGE_ARGS : {}), ...(guarded ? DUPLICATE_ARGS : {}), ...(batch ? BATCH_ARGS : {}) };
+  const input = inputSchemaFor(e, {
+    ...spec,
+    ...(batch ? { docs: { ...spec.docs, lead_ids: BATCH_DOC } } : {}),
+    extra,
+    override: {
+      ...spec.override,
+      ...Object.fromEntries((spec.userIds ?? []).map((a) => [a, userOrMemberId.optional()])),
+      ...(batch ? { lead_id: idSchema('lead').optional() } : {}),
+    },
+  });
   return {
     name: e.name,
     endpoint: e,
     toolset: e.toolset,
     title: spec.title,
     description: spec.description,
-    input: inputSchemaFor(e, {
-      ...spec,
-      extra,
-      override: { ...spec.override, ...Object.fromEntries((spec.userIds ?? []).map((a) => [a, userOrMemberId.optional()])) },
-    }),
-    output: spec.output,
+    input: batch ? input.superRefine(oneOfLeadArgs) : input,
+    output: batch ? batchOutput(spec.output as z.ZodObject) : spec.output,
     extraArgs: Object.keys(extra),
     multiPage,
     guarded,
     userIds: spec.userIds ?? [],
-    run: spec.run,
+    run: batch ? batched(e.name, spec.did!, spec.run!) : spec.run,
     confirm: spec.confirm,
+    ...(spec.did ? { did: spec.did } : {}),
+    batch,
+    ...(spec.app ? { app: spec.app } : {}),
   };
 }

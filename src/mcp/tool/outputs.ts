@@ -44,5 +44,20 @@ export function writeOutput(kind: string) {
   return (resourceOf(kind) as z.ZodObject).partial().extend({ ...shownWith, object: z.literal(kind), id: z.string(), effects: effectsSchema });
 }
 
+/** A batched write's answer: the one-lead answer, or `results` with each lead's outcome (pipeline/batch.ts). */
+export function batchOutput(single: z.ZodObject) {
+  const row = z.looseObject({
+    lead_id: z.string(),
+    outcome: z.enum(['done', 'failed']),
+    effects: effectsSchema.optional(),
+    error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
+  });
+  return single.partial({ object: true, id: true, effects: true }).extend({
+    results: z.array(row).optional().describe('lead_ids given: each lead in order, with what its write set and its effects, or its error.'),
+    done: z.number().int().optional(),
+    failed: z.number().int().optional(),
+  });
+}
+
 export const listOf = (kind: string) => listOutput(resourceOf(kind));
 export const objectOf = (kind: string) => resourceOf(kind) as z.ZodObject;

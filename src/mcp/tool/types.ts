@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Endpoint, Toolset } from '../../api/endpoints.js';
+import type { Endpoint, ToolEndpointName, Toolset } from '../../api/endpoints.js';
 import type { ToolContext } from './context.js';
 import type { ToolOutput } from '../view/output.js';
 
@@ -30,11 +30,17 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
   readonly run?: (ctx: ToolContext, args: A) => Promise<ToolOutput>;
   /** A consequential write: the person confirms it first when the client can ask (--confirm). */
   readonly confirm?: ConfirmSpec<A>;
+  /** A write: what it did, in words its answer starts with ("created", "marked read"). */
+  readonly did?: string;
+  /** A write over one lead that takes lead_ids too (pipeline/batch.ts). */
+  readonly batch: boolean;
+  /** The ui:// resource a host that renders MCP Apps shows beside this tool's result (src/mcp/app/). */
+  readonly app?: string;
 }
 
 export interface ToolSpec<A extends Record<string, unknown>> {
-  /** Endpoint name in src/api/endpoints.ts; also the tool's name. */
-  endpoint: string;
+  /** A tool endpoint of the table (src/api/table/); also the tool's name. A name not in the table does not compile. */
+  endpoint: ToolEndpointName;
   title: string;
   description: string;
   output: z.ZodType;
@@ -48,6 +54,12 @@ export interface ToolSpec<A extends Record<string, unknown>> {
   userIds?: readonly string[];
   run?: ToolDef<A>['run'];
   confirm?: ConfirmSpec<A>;
+  /** A write: what it did, as its answer says it ("created", "marked read", "deleted"). */
+  did?: string;
+  /** Takes lead_ids (up to 50) as well as lead_id: the same write for each lead, one answer. Needs `run` and `did`. */
+  batch?: boolean;
+  /** The ui:// resource of the app that shows this tool's result (src/mcp/app/constants.ts). */
+  app?: string;
 }
 
 /**
@@ -60,6 +72,10 @@ export interface ConfirmSpec<A = Record<string, any>> {
   when?: (args: A) => boolean;
   /** `when` in words, for the tool reference, e.g. "when status is unsubscribed or dnc". */
   asks?: string;
-  /** Exactly what the call changes, one sentence, e.g. "Its status becomes unsubscribed: …". */
-  change: (args: A) => string;
+  /**
+   * Exactly what the call changes, from what it is now, one sentence, e.g. "Its status changes from
+   * interested to unsubscribed: …". `now` is the record as read for the question (the lead, task
+   * or meeting), null when it could not be read or the call names many leads.
+   */
+  change: (args: A, now: Record<string, unknown> | null) => string;
 }

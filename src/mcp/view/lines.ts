@@ -97,7 +97,8 @@ export function pageTable(page: { data: Row[]; has_more?: boolean; next_cursor?:
     return oneLine(plain);
   };
   const n = page.data.length;
-  const head = `${n} ${noun}${n === 1 ? '' : 's'}${page.has_more ? `; more: pass cursor "${page.next_cursor}"` : '; no more pages'}.`;
+  const more = typeof page.next_cursor === 'string' ? `; more: pass cursor "${page.next_cursor}"` : '; more remain (see the last line)';
+  const head = `${n} ${noun}${n === 1 ? '' : 's'}${page.has_more ? more : '; no more pages'}.`;
   const table = n
     ? [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...page.data.map((r, i) => `| ${cols.map((k) => cell(r, k, i)).join(' | ')} |`)]
     : [];
@@ -119,7 +120,7 @@ export function oneLines(r: Row, fence: Fence, kind = ''): string {
  * A write's answer: the record and the fields the write set, then the API's effects with
  * every key, verbatim. What the agent wrote itself is shown as its own, not fenced.
  */
-export function writeLines(tool: string, r: Row, fence: Fence, own?: ReadonlySet<string>): string {
+export function writeLines(tool: string, r: Row, fence: Fence, own?: ReadonlySet<string>, did = 'now'): string {
   const kind = typeof r.object === 'string' ? r.object : '';
   const facts: string[] = [];
   let fenced = false;
@@ -130,6 +131,7 @@ export function writeLines(tool: string, r: Row, fence: Fence, own?: ReadonlySet
       fenced = true;
     } else facts.push(v === false ? `${k}=false` : v === null ? `${k}=null` : fact(k, v));
   }
-  const head = `${tool}: ${kind} ${String(r.id)}${facts.length ? ` now ${facts.join(' ')}` : ''}`;
+  // What the write did comes first ("created", "deleted", "marked read"), then the fields as they now are.
+  const head = `${tool}: ${kind} ${String(r.id)} ${did}${facts.length ? `: ${facts.join(' ')}` : ''}`;
   return [...(fenced ? [UNTRUSTED_NOTE] : []), head, `effects: ${JSON.stringify(r.effects ?? {})}`].join('\n');
 }

@@ -21,6 +21,8 @@ export interface ToolOutput {
     keep: 'head' | 'tail';
     /** The arguments that read what a cut left out, when they are not a cursor. */
     rest?: (shown: number, total: number) => Record<string, unknown> | null;
+    /** The structured data with only `kept` items, when other fields describe the list (counts, a continuation). */
+    cut?: (structured: Record<string, unknown>, kept: number) => Record<string, unknown>;
   };
   /** More content after the text copy: resource links that save the model a call, an embedded file. */
   extraContent?: ContentBlock[];

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../api/enums.js';
-import { type Ctx, type Handlers, wsOf } from '../context.js';
+import { type Ctx, type AreaHandlers, wsOf } from '../context.js';
 import { keysetPage } from '../paging.js';
 import { SORT, type Store } from '../store/store.js';
 import type { CampaignRec } from '../store/types.js';
@@ -37,10 +37,10 @@ export function positionalPage<T, V>(ctx: Ctx, endpoint: string, items: readonly
   });
 }
 
-export const campaignsHandlers: Handlers = {
+export const campaignsHandlers = {
   list_sequences(ctx) {
     const ws = wsOf(ctx);
-    const { active, visibility, expand } = ctx.query as { active?: boolean; visibility?: string; expand?: string[] };
+    const { active, visibility, expand } = ctx.query;
     const canSee = visibleTo(ctx.caller.owner.id);
     const expandTemplate = expand?.includes('templates')
       ? (id: string | null) => {
@@ -71,4 +71,4 @@ export const campaignsHandlers: Handlers = {
     const count = (tagId: string) => campaigns.filter((c) => c.tag_ids.includes(tagId)).length;
     return { body: positionalPage(ctx, 'list_campaign_tags', ctx.store.campaignTags.inGroup(ws.id), (t) => campaignTagView(t, count(t.id))) };
   },
-};
+} satisfies AreaHandlers;

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../api/enums.js';
-import type { Ctx, Handlers } from '../context.js';
+import type { AreaHandlers, Ctx } from '../context.js';
 import { notFound } from '../errors.js';
 import { compareKeys } from '../paging.js';
 import { Rng } from '../rng.js';
@@ -43,10 +43,10 @@ function assemble(messages: readonly MessageRec[]): { messages: MessageRec[]; ca
   return { messages: messages.filter((m) => keep.has(m.thread_index)), capped: true };
 }
 
-export const conversationsHandlers: Handlers = {
+export const conversationsHandlers = {
   get_conversation(ctx) {
     const lead = leadOf(ctx);
-    const q = ctx.query as { limit?: number; order?: 'asc' | 'desc'; refresh?: boolean };
+    const q = ctx.query;
     const { messages, capped } = assemble(ctx.store.conversation(lead));
     const newestFirst = messages.sort((a, b) => compareKeys([b.sent_at, b.id], [a.sent_at, a.id]));
     // There is no cursor here, so the window is always the newest messages; order only sorts it.
@@ -74,4 +74,4 @@ export const conversationsHandlers: Handlers = {
     }
     return notFound('attachment on this lead', 'attachment_id');
   },
-};
+} satisfies AreaHandlers;

@@ -1,7 +1,6 @@
-import { type Ctx, type Handlers, wsOf } from '../context.js';
+import { type Ctx, type AreaHandlers, wsOf } from '../context.js';
 import { fail, notFound } from '../errors.js';
 import type { SearchWindow } from '../../api/checks.js';
-import type { DailyMetric } from '../../api/enums.js';
 import { SendingModel, campaignInsight, dailySeries, daysOf, summary } from '../insights.js';
 import { keysetPage } from '../paging.js';
 import { campaignTagsOf } from '../views/content.js';
@@ -10,11 +9,11 @@ import { positionalPage, roster } from './campaigns.js';
 /** Every insights endpoint has a window rule in the table, so the window is always resolved. */
 const windowOf = (ctx: Ctx): SearchWindow => ctx.window!;
 
-export const insightsHandlers: Handlers = {
+export const insightsHandlers = {
   get_insights_summary(ctx) {
     const ws = wsOf(ctx);
     const now = ctx.now();
-    const q = ctx.query as { member_id?: string };
+    const q = ctx.query;
     const window = windowOf(ctx);
     let member: { memberId: string; userId: string } | undefined;
     if (q.member_id !== undefined) {
@@ -27,7 +26,7 @@ export const insightsHandlers: Handlers = {
   get_campaign_insights(ctx) {
     const ws = wsOf(ctx);
     const now = ctx.now();
-    const q = ctx.query as { campaign_id?: string };
+    const q = ctx.query;
     const window = windowOf(ctx);
     const campaigns = roster(ctx.store, ws.id, now.getTime());
     if (q.campaign_id !== undefined && !campaigns.some((c) => c.id === q.campaign_id)) notFound('campaign', 'campaign_id');
@@ -45,7 +44,7 @@ export const insightsHandlers: Handlers = {
   get_daily_insights(ctx) {
     const ws = wsOf(ctx);
     const now = ctx.now();
-    const q = ctx.query as { metric?: DailyMetric };
+    const q = ctx.query;
     const window = windowOf(ctx);
     const days = daysOf(window);
     const series = dailySeries(ctx.store, ws.id, roster(ctx.store, ws.id, now.getTime()), new SendingModel(ctx.store, now), days, window);
@@ -63,4 +62,4 @@ export const insightsHandlers: Handlers = {
       }),
     };
   },
-};
+} satisfies AreaHandlers;

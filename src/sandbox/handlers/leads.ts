@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Ctx, type Handlers, wsOf } from '../context.js';
+import { type AreaHandlers, type Ctx, type CtxOf, wsOf } from '../context.js';
 import { fail, notFound } from '../errors.js';
 import { compareKeys, keysetPage, wholeList } from '../paging.js';
 import { iso } from '../seed/time.js';
@@ -50,40 +50,41 @@ function leadTokens(l: LeadRec): string[] {
 // ---- list filters (Lead list filter rules), all applied before paging ----
 
 type Pred = (l: LeadRec) => boolean;
+type LeadList = CtxOf<'list_leads'>;
 
 /** Filters naming a campaign, tag or member outside the workspace are 404, not an empty page. */
-function checkRefs(ctx: Ctx): void {
+function checkRefs(ctx: LeadList): void {
   const { store, query } = ctx;
   const ws = wsOf(ctx).id;
   if (query.campaign_id !== undefined && store.campaigns.get(query.campaign_id)?.workspace !== ws) notFound('campaign', 'campaign_id');
-  for (const id of (query.lead_tag_id as string[] | undefined) ?? []) {
+  for (const id of query.lead_tag_id ?? []) {
     if (store.leadTags.get(id)?.workspace !== ws) fail('not_found', `No lead tag ${id} in this workspace.`, { param: 'lead_tag_id' });
   }
   const members = new Set(store.membersOf(ws).map((m) => m.member_id));
-  for (const id of (query.assignee_id as string[] | undefined) ?? []) {
+  for (const id of query.assignee_id ?? []) {
     if (id !== 'none' && !members.has(id)) fail('not_found', `No member ${id} in this workspace.`, { param: 'assignee_id' });
   }
 }
 
-function listFilters(ctx: Ctx): Pred[] {
+function listFilters(ctx: LeadList): Pred[] {
   const { store, query } = ctx;
   const owner = ctx.caller.owner.id;
   const preds: Pred[] = [];
   if (query.status) {
-    const want = new Set(query.status as string[]);
+    const want = new Set<string>(query.status);
     preds.push((l) => want.has(l.status) || (l.state !== 'active' && want.has(l.state)));
   }
   if (query.campaign_id) preds.push((l) => l.campaign_id === query.campaign_id);
   if (query.assignee_id) {
-    const want = new Set(query.assignee_id as string[]);
+    const want = new Set<string>(query.assignee_id);
     preds.push((l) => (l.assignments.length === 0 ? want.has('none') : l.assignments.some((a) => want.has(a.member_id))));
   }
   if (query.lead_tag_id) {
-    const want = new Set(query.lead_tag_id as string[]);
+    const want = new Set<string>(query.lead_tag_id);
     preds.push((l) => l.tag_ids.some((t) => want.has(t)));
   }
   if (query.q !== undefined) {
-    const qs = tokens(query.q as string);
+    const qs = tokens(query.q);
     preds.push(
       qs.length === 0
         ? () => false
@@ -95,23 +96,23 @@ function listFilters(ctx: Ctx): Pred[] {
   }
   if (query.has_open_task !== undefined) preds.push((l) => ownerOpenTasks(store, l, owner).length > 0 === query.has_open_task);
   if (query.task_due_before !== undefined) {
-    const before = query.task_due_before as string;
+    const before = query.task_due_before;
     preds.push((l) => {
       const next = earliestDue(ownerOpenTasks(store, l, owner));
       return next !== null && next < before;
     });
   }
   if (query.meeting_outcome) {
-    const want = new Set(query.meeting_outcome as string[]);
+    const want = new Set<string>(query.meeting_outcome);
     preds.push((l) => (l.meeting_outcome === null ? want.has('none') : want.has(l.meeting_outcome)));
   }
   if (query.direction) preds.push((l) => l.last_message_direction === query.direction);
   if (query.updated_since) {
-    const t = Date.parse(query.updated_since as string);
+    const t = Date.parse(query.updated_since);
     preds.push((l) => ms(l.last_message_at) > t);
   }
   if (query.updated_before) {
-    const t = Date.parse(query.updated_before as string);
+    const t = Date.parse(query.updated_before);
     preds.push((l) => ms(l.last_message_at) < t);
   }
   if (query.unread !== undefined) preds.push((l) => isUnread(l, owner) === query.unread);
@@ -133,17 +134,17 @@ function partition<T>(items: readonly T[], pred: (t: T) => boolean): number {
 }
 
 /** The candidates: one lead by email (an index), or the time window cut by binary search. */
-function candidates(ctx: Ctx): readonly LeadRec[] {
+function candidates(ctx: LeadList): readonly LeadRec[] {
   const { store, query } = ctx;
   const ws = wsOf(ctx).id;
   if (query.email) {
-    const l = store.leadByEmail.get(`${ws}\u0000${(query.email as string).toLowerCase()}`);
+    const l = store.leadByEmail.get(`${ws}\u0000${query.email.toLowerCase()}`);
     return l && l.workspace === ws ? [l] : [];
   }
   const sorted = store.sortedLeads(ws);
   if (!query.updated_since && !query.updated_before) return sorted;
-  const since = query.updated_since ? Date.parse(query.updated_since as string) : -Infinity;
-  const before = query.updated_before ? Date.parse(query.updated_before as string) : Infinity;
+  const since = query.updated_since ? Date.parse(query.updated_since) : -Infinity;
+  const before = query.updated_before ? Date.parse(query.updated_before) : Infinity;
   const lo = partition(sorted, (l) => l.last_message_at !== null && ms(l.last_message_at) > since);
   const hi = partition(sorted, (l) => l.last_message_at !== null && ms(l.last_message_at) >= before);
   return lo < hi ? sorted.slice(lo, hi) : [];
@@ -201,13 +202,13 @@ function bookedMeeting(ctx: Ctx, lead: LeadRec, at: string): MeetingRec {
   };
 }
 
-export const leadsHandlers: Handlers = {
+export const leadsHandlers = {
   list_leads(ctx) {
     const ws = wsOf(ctx);
     checkRefs(ctx);
     const preds = listFilters(ctx);
     const owner = ctx.caller.owner.id;
-    const expand = (ctx.query.expand as string[] | undefined) ?? [];
+    const expand = ctx.query.expand ?? [];
     return {
       body: keysetPage({
         cursors: ctx.cursors,
@@ -224,7 +225,7 @@ export const leadsHandlers: Handlers = {
 
   get_lead(ctx) {
     const lead = leadOf(ctx);
-    const q = ctx.query as { expand?: string[]; include?: string[] };
+    const q = ctx.query;
     return { body: leadView(ctx.store, lead, ctx.caller.owner.id, { expand: q.expand ?? [], include: q.include ?? [] }) };
   },
 
@@ -251,7 +252,7 @@ export const leadsHandlers: Handlers = {
   set_assignees(ctx) {
     const lead = leadOf(ctx);
     const { store } = ctx;
-    const wanted = [...new Set((ctx.body as { member_ids: string[] }).member_ids)];
+    const wanted = [...new Set(ctx.body.member_ids)];
     const members = store.membersOf(lead.workspace);
     for (const id of wanted) {
       const m = members.find((x) => x.member_id === id);
@@ -289,7 +290,7 @@ export const leadsHandlers: Handlers = {
 
   set_lead_tags(ctx) {
     const lead = leadOf(ctx);
-    const wanted = [...new Set((ctx.body as { tag_ids: string[] }).tag_ids)];
+    const wanted = [...new Set(ctx.body.tag_ids)];
     for (const id of wanted) {
       if (ctx.store.leadTags.get(id)?.workspace !== lead.workspace) {
         fail('unprocessable', `${id} is not a lead tag of workspace ${lead.workspace}; nothing was changed.`, { param: 'tag_ids' });
@@ -304,7 +305,7 @@ export const leadsHandlers: Handlers = {
 
   set_priority(ctx) {
     const ws = wsOf(ctx);
-    const body = ctx.body as { lead_ids: string[]; priority: boolean };
+    const body = ctx.body;
     const ids = [...new Set(body.lead_ids)];
     const leads = ids.map((id) => {
       const l = ctx.store.leads.get(id);
@@ -334,7 +335,7 @@ export const leadsHandlers: Handlers = {
 
   set_status(ctx) {
     const lead = leadOf(ctx);
-    const input = (ctx.body as { status: string }).status;
+    const input = ctx.body.status;
     const status = input === 'dnc' ? 'unsubscribed' : input;
     const now = iso(ctx.now());
     lead.status = status;
@@ -391,7 +392,7 @@ export const leadsHandlers: Handlers = {
 
   mark_booked(ctx) {
     const lead = leadOf(ctx);
-    const body = ctx.body as { create_meeting?: boolean };
+    const body = ctx.body;
     const now = iso(ctx.now());
     const already = lead.state === 'booked';
     if (!already) {
@@ -411,7 +412,7 @@ export const leadsHandlers: Handlers = {
 
   mark_disqualified(ctx) {
     const lead = leadOf(ctx);
-    const body = ctx.body as { reengage_approved?: boolean };
+    const body = ctx.body;
     const now = iso(ctx.now());
     const already = lead.state === 'disqualified';
     if (!already) {
@@ -428,4 +429,4 @@ export const leadsHandlers: Handlers = {
       },
     };
   },
-};
+} satisfies AreaHandlers;

@@ -1,21 +1,10 @@
-import { type Ctx, type Handlers, wsOf } from '../context.js';
+import { type Ctx, type AreaHandlers, wsOf } from '../context.js';
 import { fail, notFound } from '../errors.js';
 import { keysetPage } from '../paging.js';
 import { iso } from '../seed/time.js';
 import { SORT } from '../store/store.js';
 import type { MeetingRec } from '../store/types.js';
 import { meetingView } from '../views/work.js';
-
-interface MeetingQuery {
-  outcome?: string[];
-  source?: string;
-  host_id?: string;
-  event_type_id?: string;
-  booked_since?: string;
-  booked_before?: string;
-  starts_after?: string;
-  starts_before?: string;
-}
 
 function meetingIn(ctx: Ctx): MeetingRec {
   const m = ctx.store.meetings.get(ctx.path.meeting_id ?? '');
@@ -31,13 +20,13 @@ function range(lo: string | undefined, hi: string | undefined, hiParam: string) 
   return (v: string | null) => (lo === undefined && hi === undefined) || (v !== null && Date.parse(v) > a && Date.parse(v) < b);
 }
 
-export const meetingsHandlers: Handlers = {
+export const meetingsHandlers = {
   list_meetings(ctx) {
     const ws = wsOf(ctx);
-    const q = ctx.query as MeetingQuery;
+    const q = ctx.query;
     const booked = range(q.booked_since, q.booked_before, 'booked_before');
     const starts = range(q.starts_after, q.starts_before, 'starts_before');
-    const outcomes = q.outcome ? new Set(q.outcome) : null;
+    const outcomes = q.outcome ? new Set<string>(q.outcome) : null;
     const filter = (m: MeetingRec): boolean =>
       (outcomes === null || outcomes.has(m.outcome ?? 'none')) &&
       (q.source === undefined || m.source === q.source) &&
@@ -70,7 +59,7 @@ export const meetingsHandlers: Handlers = {
    */
   set_meeting_outcome(ctx) {
     const m = meetingIn(ctx);
-    const { outcome, force } = ctx.body as { outcome: string; force?: boolean };
+    const { outcome, force } = ctx.body;
     if (m.locked && m.outcome !== outcome && force !== true) {
       fail('conflict', `This meeting is locked with outcome ${m.outcome ?? 'none'}; send force=true to replace it with ${outcome}.`, { param: 'outcome' });
     }
@@ -89,4 +78,4 @@ export const meetingsHandlers: Handlers = {
     }
     return { body: { ...meetingView(m), effects: { meeting_outcome_set: !unchanged, replies_updated: replies, provider_writes: [] } } };
   },
-};
+} satisfies AreaHandlers;

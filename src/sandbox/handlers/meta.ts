@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ENDPOINTS } from '../../api/endpoints.js';
 import { ENUMS, LEAD_DETAIL_EXPANSIONS, LEAD_LIST_EXPANSIONS, LIMITS, MAX_EXPANSIONS, RATE_LIMITS } from '../../api/enums.js';
 import { hashSecret } from '../auth.js';
-import { type Ctx, type Handlers, wsOf } from '../context.js';
+import { type Ctx, type AreaHandlers, wsOf } from '../context.js';
 import { fail } from '../errors.js';
 import { keysetPage, wholeList } from '../paging.js';
 import type { Store } from '../store/store.js';
@@ -104,7 +104,7 @@ function rateLimitsOf(ctx: Ctx) {
   return { read_per_minute: f.read, write_per_minute: f.write, thread_per_minute: f.thread, upstream_per_minute: f.upstream, max_concurrent: f.max_concurrent };
 }
 
-export const metaHandlers: Handlers = {
+export const metaHandlers = {
   get_me(ctx) {
     const { caller, store } = ctx;
     const k = caller.key;
@@ -145,11 +145,11 @@ export const metaHandlers: Handlers = {
   },
   get_capabilities: () => ({ body: capabilities() }),
   list_workspaces: (ctx) => ({ body: wholeList(reachable(ctx).map((w) => workspaceView(ctx, w))) }),
-  get_workspace: (ctx) => ({ body: workspaceView(ctx, wsOf(ctx), (ctx.query.include as string[] | undefined) ?? []) }),
+  get_workspace: (ctx) => ({ body: workspaceView(ctx, wsOf(ctx), ctx.query.include ?? []) }),
   list_members(ctx) {
     const ws = wsOf(ctx);
     const members = ctx.store.membersOf(ws.id);
-    const { active, assignable } = ctx.query as { active?: boolean; assignable?: boolean };
+    const { active, assignable } = ctx.query;
     const view = (m: (typeof members)[number]) => memberView(ctx.store, m);
     return {
       body: keysetPage({
@@ -185,7 +185,7 @@ export const metaHandlers: Handlers = {
       token_hash: hashSecret(token),
       user_id: caller.owner.id,
       key_id: caller.key.id,
-      device_name: (ctx.body as { device_name?: string }).device_name ?? null,
+      device_name: ctx.body.device_name ?? null,
       workspaces,
       created_at: iso(now),
       expires_at: iso(now.getTime() + SESSION_TTL_MS),
@@ -205,4 +205,4 @@ export const metaHandlers: Handlers = {
     const { token_hash: _h, key_id: _k, ...shown } = target;
     return { body: { object: 'mobile_session', ...shown, effects: { session_revoked: true, provider_writes: [] } } };
   },
-};
+} satisfies AreaHandlers;

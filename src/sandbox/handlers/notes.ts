@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Ctx, type Handlers, wsOf } from '../context.js';
+import { type Ctx, type AreaHandlers, wsOf } from '../context.js';
 import { fail, notFound } from '../errors.js';
 import { compareKeys, keysetPage } from '../paging.js';
 import { iso } from '../seed/time.js';
@@ -23,10 +23,10 @@ export function newestReplyId(ctx: Ctx, lead: LeadRec): string | null {
   return newest?.id ?? lead.latest_reply_id ?? null;
 }
 
-export const notesHandlers: Handlers = {
+export const notesHandlers = {
   list_notes(ctx) {
     const ws = wsOf(ctx);
-    const q = ctx.query as { author_id?: string; created_since?: string; lead_id?: string };
+    const q = ctx.query;
     const lead = q.lead_id !== undefined ? leadIn(ctx, q.lead_id, 'lead_id') : undefined;
     if (q.author_id !== undefined && !ctx.store.memberOfUser(ws.id, q.author_id)) {
       fail('unprocessable', `${q.author_id} is not a member of workspace ${ws.id}.`, { param: 'author_id' });
@@ -46,7 +46,7 @@ export const notesHandlers: Handlers = {
 
   create_note(ctx) {
     const ws = wsOf(ctx);
-    const b = ctx.body as { lead_id: string; body: string };
+    const b = ctx.body;
     const lead = leadIn(ctx, b.lead_id, 'lead_id');
     const now = iso(ctx.now());
     const n = ctx.store.addNote({
@@ -61,4 +61,4 @@ export const notesHandlers: Handlers = {
     });
     return { status: 201, body: { ...noteView(n), effects: { note_created: true, provider_writes: [] } } };
   },
-};
+} satisfies AreaHandlers;

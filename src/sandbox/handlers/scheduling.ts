@@ -1,5 +1,5 @@
 import { DAY_MS } from '../../api/checks.js';
-import { type Ctx, type Handlers, wsOf } from '../context.js';
+import { type Ctx, type AreaHandlers, wsOf } from '../context.js';
 import { notFound } from '../errors.js';
 import { keysetPage } from '../paging.js';
 import { iso } from '../seed/time.js';
@@ -22,10 +22,10 @@ function blockedReason(ctx: Ctx, et: EventTypeRec): string | null {
   return connected ? null : 'no_calendar_connected';
 }
 
-export const schedulingHandlers: Handlers = {
+export const schedulingHandlers = {
   list_event_types(ctx) {
     const ws = wsOf(ctx);
-    const { active, public: isPublic } = ctx.query as { active?: boolean; public?: boolean };
+    const { active, public: isPublic } = ctx.query;
     return {
       body: keysetPage({
         cursors: ctx.cursors,
@@ -48,7 +48,7 @@ export const schedulingHandlers: Handlers = {
    */
   get_slots(ctx) {
     const et = eventTypeIn(ctx);
-    const q = ctx.query as { timezone?: string };
+    const q = ctx.query;
     const now = ctx.now().getTime();
     // The table gives get_slots a window rule, so the server has resolved it.
     const { fromMs: from, toMs: to } = ctx.window!;
@@ -68,4 +68,4 @@ export const schedulingHandlers: Handlers = {
     if (blocked) return { body: { ...base, window, slots: [], reason: blocked } };
     return { body: { ...base, window, slots: freeSlots(et, start, end), reason: null } };
   },
-};
+} satisfies AreaHandlers;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Ctx, type Handlers, wsOf } from '../context.js';
+import { type Ctx, type AreaHandlers, wsOf } from '../context.js';
 import { fail, notFound } from '../errors.js';
 import { compareKeys, keysetPage } from '../paging.js';
 import { iso } from '../seed/time.js';
@@ -7,14 +7,6 @@ import { SORT } from '../store/store.js';
 import type { LeadRec, TaskRec } from '../store/types.js';
 import { taskView } from '../views/work.js';
 import { leadIn, newestReplyId } from './notes.js';
-
-interface TaskBody {
-  lead_id?: string;
-  due_date?: string | null;
-  due_time?: string | null;
-  notes?: string | null;
-  assignee_id?: string;
-}
 
 /** A live task of the path workspace; deleted tasks do not exist for any call. */
 function taskIn(ctx: Ctx): TaskRec {
@@ -50,10 +42,10 @@ const written = (t: TaskRec, effects: Record<string, unknown>, status?: number) 
   body: { ...taskView(t), effects: { ...effects, provider_writes: [] } },
 });
 
-export const tasksHandlers: Handlers = {
+export const tasksHandlers = {
   list_tasks(ctx) {
     const ws = wsOf(ctx);
-    const q = ctx.query as { assignee_id?: string; due_after?: string; due_before?: string; lead_id?: string; status?: string; task_type?: string };
+    const q = ctx.query;
     let lead: LeadRec | undefined;
     if (q.lead_id !== undefined) lead = leadIn(ctx, q.lead_id, 'lead_id');
     if (q.assignee_id !== undefined) checkMemberFilter(ctx, q.assignee_id);
@@ -87,7 +79,7 @@ export const tasksHandlers: Handlers = {
 
   create_task(ctx) {
     const ws = wsOf(ctx);
-    const b = ctx.body as TaskBody & { lead_id: string };
+    const b = ctx.body;
     const lead = leadIn(ctx, b.lead_id, 'lead_id');
     const owner = ctx.caller.owner.id;
     if (b.assignee_id !== undefined) checkAssignee(ctx, b.assignee_id);
@@ -118,7 +110,7 @@ export const tasksHandlers: Handlers = {
 
   update_task(ctx) {
     const t = taskIn(ctx);
-    const b = ctx.body as TaskBody;
+    const b = ctx.body;
     if (b.assignee_id !== undefined) checkAssignee(ctx, b.assignee_id);
     const next = {
       due_date: b.due_date !== undefined ? b.due_date : t.due_date,
@@ -137,7 +129,7 @@ export const tasksHandlers: Handlers = {
 
   complete_task(ctx) {
     const t = taskIn(ctx);
-    const { completed } = ctx.body as { completed?: boolean };
+    const { completed } = ctx.body;
     if (completed === false) {
       fail('invalid_request', 'Reopening a task is not supported in v1: completed can only be true (or left out).', { param: 'completed' });
     }
@@ -154,4 +146,4 @@ export const tasksHandlers: Handlers = {
     t.deleted_at = iso(ctx.now());
     return written(t, { task_deleted: true });
   },
-};
+} satisfies AreaHandlers;

@@ -1,4 +1,4 @@
-import { type Ctx, type Handlers, wsOf } from '../context.js';
+import { type Ctx, type AreaHandlers, wsOf } from '../context.js';
 import { fail, notFound } from '../errors.js';
 import { compareKeys, keysetPage } from '../paging.js';
 import { renderTemplate } from '../render.js';
@@ -18,19 +18,19 @@ function templatesFor(ctx: Ctx): TemplateRec[] {
 }
 
 /** A template of another workspace is 404 unless global; another person's private one is 404 too. */
-function findTemplate(ctx: Ctx): TemplateRec {
+function findTemplate(ctx: Ctx, id: string): TemplateRec {
   const ws = wsOf(ctx);
-  const t = ctx.store.templates.get(ctx.path.template_id as string);
+  const t = ctx.store.templates.get(id);
   if (!t || (t.owner_workspace !== ws.id && t.scope !== 'global') || !visibleTo(ctx.caller.owner.id)(t)) {
     notFound('template', 'template_id');
   }
   return t;
 }
 
-export const templatesHandlers: Handlers = {
+export const templatesHandlers = {
   list_templates(ctx) {
     const ws = wsOf(ctx);
-    const { folder_id, visibility } = ctx.query as { folder_id?: string; visibility?: string };
+    const { folder_id, visibility } = ctx.query;
     if (folder_id !== undefined && ctx.store.templateFolders.get(folder_id)?.workspace !== ws.id) notFound('template folder', 'folder_id');
     return {
       body: keysetPage({
@@ -45,11 +45,11 @@ export const templatesHandlers: Handlers = {
       }),
     };
   },
-  get_template: (ctx) => ({ body: templateView(findTemplate(ctx)) }),
+  get_template: (ctx) => ({ body: templateView(findTemplate(ctx, ctx.path.template_id)) }),
   render_template(ctx) {
     const ws = wsOf(ctx);
-    const template = findTemplate(ctx);
-    const body = ctx.body as { lead_id: string; resolve_ai_variables?: boolean; overrides?: Record<string, string> };
+    const template = findTemplate(ctx, ctx.path.template_id);
+    const body = ctx.body;
     const lead = ctx.store.leads.get(body.lead_id);
     if (!lead || lead.workspace !== ws.id) notFound('lead', 'lead_id');
     if (body.resolve_ai_variables === true) {
@@ -97,7 +97,7 @@ export const templatesHandlers: Handlers = {
   },
   list_assets(ctx) {
     const ws = wsOf(ctx);
-    const { kind } = ctx.query as { kind?: string };
+    const { kind } = ctx.query;
     const canSee = visibleTo(ctx.caller.owner.id);
     return {
       body: keysetPage({
@@ -112,4 +112,4 @@ export const templatesHandlers: Handlers = {
       }),
     };
   },
-};
+} satisfies AreaHandlers;

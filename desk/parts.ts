@@ -1,0 +1,34 @@
+import { type Child, el } from './dom.js';
+import type { Host } from './host.js';
+import { linkPieces } from './text.js';
+
+/** Tell the person what happened, in the one live region screen readers announce. */
+export function say(message: string): void {
+  const region = document.getElementById('status');
+  if (region) region.textContent = message;
+}
+
+/** A body as text; its addresses are buttons that ask the host to open them (the host confirms). */
+export function bodyText(host: Host, text: string): Child[] {
+  return linkPieces(text).map((p) =>
+    p.url
+      ? el(
+          'button',
+          {
+            type: 'button',
+            class: 'inert-link',
+            title: `Open ${p.url} (your host asks first)`,
+            click: async () => say((await host.open(p.url!)) ? `Opened ${p.url}.` : `Not opened: ${p.url}.`),
+          },
+          p.text,
+        )
+      : p.text,
+  );
+}
+
+/** A status or classification as a chip; the value picks its colour through a class, never a style. */
+export function chip(kind: string, value: unknown): HTMLElement | null {
+  if (typeof value !== 'string' || !value) return null;
+  const tone = /^[a-z_]+$/i.test(value) ? value.toLowerCase() : 'other';
+  return el('span', { class: `chip ${kind} tone-${tone}` }, value.replace(/_/g, ' ').toLowerCase());
+}

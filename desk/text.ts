@@ -1,0 +1,57 @@
+/**
+ * The server fences text written by outsiders (<untrusted-id>…</untrusted-id>) for a model; a
+ * person reads it without the fence. What is left is still only ever inserted as text.
+ */
+const FENCE = /<untrusted-([0-9a-f]{4,})>([\s\S]*?)<\/untrusted-\1>/g;
+
+export function unfence(s: unknown): string {
+  if (typeof s !== 'string') return s === null || s === undefined ? '' : String(s);
+  return s.replace(FENCE, (_m, _id: string, inner: string) => inner);
+}
+
+/** A date-time in the person's zone and language (the host's, else the browser's). */
+export function when(iso: unknown, zone: { timeZone?: string; locale?: string }): string {
+  if (typeof iso !== 'string' || !iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  try {
+    return new Intl.DateTimeFormat(zone.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone.timeZone }).format(d);
+  } catch {
+    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+  }
+}
+
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/** Web and mail addresses in a body: shown as buttons that ask the host to open them, never as live links. */
+const URL_LIKE = /\b(?:https?:\/\/|mailto:)[^\s<>"']+/gi;
+
+export interface Piece {
+  text: string;
+  url?: string;
+}
+
+export function linkPieces(text: string): Piece[] {
+  const out: Piece[] = [];
+  let last = 0;
+  for (const m of text.matchAll(URL_LIKE)) {
+    const url = m[0].replace(/[.,;:!?)\]]+$/, '');
+    if (m.index > last) out.push({ text: text.slice(last, m.index) });
+    out.push({ text: url, url });
+    last = m.index + url.length;
+  }
+  if (last < text.length) out.push({ text: text.slice(last) });
+  return out;
+}
+
+/** HTML to the text a person reads, parsed in an inert document: nothing in it loads or runs. */
+export function htmlText(html: string): string {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  for (const br of doc.querySelectorAll('br')) br.replaceWith('\n');
+  for (const p of doc.querySelectorAll('p, div, li')) p.append('\n');
+  return (doc.body.textContent ?? '').replace(/\n{3,}/g, '\n\n').trim();
+}

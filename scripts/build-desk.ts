@@ -1,0 +1,87 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Plugin, build, transform } from 'esbuild';
+import { DESK_HTML_PATH } from '../src/mcp/app/constants.js';
+
+/**
+ * The third step of `npm run build`: the reply desk (desk/) as ONE self-contained HTML file, its
+ * script (ext-apps' App and what it needs) and its style inlined, so that it loads nothing and a
+ * host's default CSP (no network) allows it. The server reads it from DESK_HTML_PATH. Also the
+ * small host page of `npm run desk` and the browser tests (scripts/desk/page/), into dist/desk-host/.
+ */
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const DESK_HTML = `${ROOT}${DESK_HTML_PATH}`;
+export const HOST_DIR = `${ROOT}dist/desk-host`;
+
+/** The view's budget: ext-apps with its SDK is about 600 KB minified; the whole file stays under this. */
+export const DESK_MAX_BYTES = 800 * 1024;
+
+/** Inline text must not end the <script> or <style> element it sits in, nor open an HTML comment there. */
+function inlineSafe(code: string, tag: 'script' | 'style'): string {
+  return code.replace(new RegExp(`</(${tag})`, 'gi'), '<\\/$1').replace(/<!--/g, '<\\!--');
+}
+
+/**
+ * zod's every locale (about 260 KB minified) rides along with ext-apps' SDK; the app only ever
+ * speaks English, so zod's locale index is cut down to English alone, saving a third of the file.
+ */
+const englishOnlyZod: Plugin = {
+  name: 'english-only-zod',
+  setup(b) {
+    b.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]/.test(args.importer) ? { path: join(dirname(args.importer), args.path), namespace: 'zod-locales' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js';",
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+async function bundle(entry: string): Promise<string> {
+  const r = await build({
+    absWorkingDir: ROOT,
+    entryPoints: [entry],
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none',
+    plugins: [englishOnlyZod],
+    write: false,
+    logLevel: 'warning',
+  });
+  return r.outputFiles[0]!.text;
+}
+
+export async function buildDesk(): Promise<{ file: string; bytes: number }> {
+  const js = await bundle('desk/main.ts');
+  const css = (await transform(readFileSync(`${ROOT}desk/style.css`, 'utf8'), { loader: 'css', minify: true })).code;
+  const html = readFileSync(`${ROOT}desk/index.html`, 'utf8')
+    .replace('/*DESK_CSS*/', () => inlineSafe(css, 'style'))
+    .replace('/*DESK_JS*/', () => inlineSafe(js, 'script'));
+  const bytes = Buffer.byteLength(html);
+  if (bytes > DESK_MAX_BYTES) throw new Error(`the reply desk is ${bytes} bytes, over its budget of ${DESK_MAX_BYTES}`);
+  mkdirSync(dirname(DESK_HTML), { recursive: true });
+  writeFileSync(DESK_HTML, html);
+  return { file: DESK_HTML, bytes };
+}
+
+/** The host page (AppBridge + the MCP client) and the sandbox proxy page it frames on another origin. */
+export async function buildDeskHost(): Promise<void> {
+  mkdirSync(HOST_DIR, { recursive: true });
+  const js = await bundle('scripts/desk/page/host.ts');
+  const page = readFileSync(`${ROOT}scripts/desk/page/host.html`, 'utf8').replace('/*HOST_JS*/', () => inlineSafe(js, 'script'));
+  writeFileSync(`${HOST_DIR}/host.html`, page);
+  writeFileSync(`${HOST_DIR}/sandbox.html`, readFileSync(`${ROOT}scripts/desk/page/sandbox.html`, 'utf8'));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { bytes } = await buildDesk();
+  await buildDeskHost();
+  process.stderr.write(`reply desk: ${bytes} bytes\n`);
+}

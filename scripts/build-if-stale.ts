@@ -1,0 +1,15 @@
+import { spawnSync } from 'node:child_process';
+import { staleBecause } from './build-stamp.js';
+
+/**
+ * `npm run demo` and `npm run mcpb` start with this: `npm run build` only when a source is
+ * newer than the last complete build, so `npm install && npm run demo` builds once (in
+ * `prepare`), not twice. What it says goes to stderr.
+ */
+const why = staleBecause();
+if (why !== null) {
+  process.stderr.write(`Building: ${why}.\n`);
+  const r = spawnSync('npm', ['run', '--silent', 'build'], { stdio: ['ignore', 2, 2] });
+  if (r.error) throw r.error;
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}

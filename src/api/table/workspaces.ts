@@ -1,0 +1,62 @@
+import { p } from '../params.js';
+import { WS, type EndpointRow } from './row.js';
+
+/** The endpoint table, meta and workspaces: the rows of src/api/endpoints.ts for this area. */
+export const WORKSPACE_ROWS = [
+  {
+    name: 'get_me',
+    toolset: 'workspaces',
+    method: 'GET',
+    path: '/v1/me',
+    scope: null,
+    bucket: 'read',
+    returns: 'object',
+    resource: 'me',
+    tellsLimits: true,
+  },
+  {
+    name: 'get_capabilities',
+    toolset: 'workspaces',
+    method: 'GET',
+    path: '/v1/capabilities',
+    scope: null,
+    bucket: 'read',
+    returns: 'object',
+    resource: 'capabilities',
+  },
+  {
+    name: 'list_workspaces',
+    toolset: 'workspaces',
+    method: 'GET',
+    path: '/v1/workspaces',
+    scope: 'workspaces:read',
+    bucket: 'read',
+    returns: 'list',
+    resource: 'workspace',
+  },
+  {
+    name: 'get_workspace',
+    toolset: 'workspaces',
+    method: 'GET',
+    path: WS,
+    scope: 'workspaces:read',
+    bucket: 'read',
+    upstreamWhen: { param: 'include', values: ['counts'] },
+    query: { include: p.list(['counts', 'sdr_notes'], { code: 'invalid_request' }) },
+    returns: 'object',
+    resource: 'workspace',
+    errors: ['invalid_request', 'not_found'],
+  },
+  {
+    name: 'list_members',
+    toolset: 'workspaces',
+    method: 'GET',
+    path: `${WS}/members`,
+    scope: 'members:read',
+    bucket: 'read',
+    query: { active: p.bool(), assignable: p.bool(), cursor: p.cursor(), limit: p.limit() },
+    returns: 'list',
+    resource: 'member',
+    errors: ['invalid_cursor', 'invalid_request'],
+  },
+] as const satisfies readonly EndpointRow[];

@@ -1,0 +1,24 @@
+/**
+ * Time as the limiter, the live watcher and the keep-alive read it, passed in so a test can
+ * drive it. The default reads Node's timers at each call, so vitest's fake timers drive it too.
+ */
+export interface Clock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): Timer;
+  clearTimeout(timer: Timer | undefined): void;
+  setInterval(fn: () => void, ms: number): Timer;
+  clearInterval(timer: Timer | undefined): void;
+}
+
+/** What a clock's timers return: Node's Timeout, kept opaque beyond `unref`. */
+export interface Timer {
+  unref(): unknown;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (t) => clearTimeout(t as NodeJS.Timeout | undefined),
+  setInterval: (fn, ms) => setInterval(fn, ms),
+  clearInterval: (t) => clearInterval(t as NodeJS.Timeout | undefined),
+};

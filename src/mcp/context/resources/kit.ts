@@ -1,0 +1,72 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
+import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import type { Logger } from 'pino';
+import { readError } from '../../errors.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../../view/result-budget.js';
+import { type InboxAccess, hasScope } from '../access.js';
+import { completeLead, completeWorkspace } from '../completions.js';
+
+export type Extra = { signal: AbortSignal };
+export type Row = Record<string, unknown>;
+export type ReadResource = (uri: URL, vars: Variables, extra: Extra) => Promise<ReadResourceResult>;
+
+export const JSON_TYPE = 'application/json';
+export const MARKDOWN = 'text/markdown';
+
+/** Leads in resources/list: one page of the newest, never a crawl of the inbox. */
+export const LISTED_LEADS = 20;
+
+export function text(uri: URL, mimeType: string, body: string): ReadResourceResult {
+  return { contents: [{ uri: uri.toString(), mimeType, text: body }] };
+}
+
+/** A URI variable as one string (our templates have no exploded variables). */
+export const one = (v: Variables[string] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/** What every resource template registers with: the server, what it may read, and the rules they share. */
+export interface ResourceKit {
+  mcp: McpServer;
+  access: InboxAccess;
+  log: Logger;
+  /** Run a read; an API failure becomes a JSON-RPC error carrying the API's envelope. */
+  guarded(what: string, read: ReadResource): ReadResource;
+  /** List entries for the default workspace only, and only where the key has the scope. */
+  forDefault(scope: string, entry: (ws: string) => Resource | Promise<Resource[]>): () => Promise<{ resources: Resource[] }>;
+  /** The byte budget of one read. */
+  budget(): number;
+  workspaceOnly: { workspace: ReturnType<typeof completeWorkspace> };
+  leadVars: { workspace: ReturnType<typeof completeWorkspace>; lead: ReturnType<typeof completeLead> };
+}
+
+export function resourceKit(mcp: McpServer, access: InboxAccess, log: Logger): ResourceKit {
+  return {
+    mcp,
+    access,
+    log,
+    guarded: (what, read) => async (uri, vars, extra) => {
+      try {
+        return await read(uri, vars, extra);
+      } catch (err) {
+        access.failed(err, what);
+        throw readError(err, what);
+      }
+    },
+    forDefault: (scope, entry) => async () => {
+      const ws = access.defaultWorkspace();
+      if (!ws || !hasScope(access, scope)) return { resources: [] };
+      try {
+        const made = await entry(ws);
+        return { resources: Array.isArray(made) ? made : [made] };
+      } catch (err) {
+        // A listing that cannot reach the API still lists the rest.
+        log.debug({ err }, 'resource listing failed');
+        access.failed(err, 'resources/list');
+        return { resources: [] };
+      }
+    },
+    budget: () => access.maxResultBytes?.() ?? DEFAULT_MAX_RESULT_BYTES,
+    workspaceOnly: { workspace: completeWorkspace(access) },
+    leadVars: { workspace: completeWorkspace(access), lead: completeLead(access) },
+  };
+}

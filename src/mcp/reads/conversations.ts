@@ -1,0 +1,82 @@
+import { ToolError, errorBody } from '../errors.js';
+import { type Fence, UNTRUSTED_NOTE } from '../view/fence.js';
+import type { ToolOutput } from '../view/output.js';
+import { type ConversationArgs, type ReaderContext, type Shaped, countLines, messageLines, readConversation } from './conversation.js';
+
+/** The most leads one get_conversation call reads (lead_ids). */
+export const MANY_LEADS_MAX = 10;
+/** Messages of each lead by default when several are read: the newest few, so ten threads fit one result. */
+export const MANY_LEADS_MESSAGES = 3;
+/** Thread requests in flight at once; each still waits its turn at the rate limiter. */
+const PARALLEL = 3;
+
+type Row = Record<string, unknown>;
+type Many = Omit<ConversationArgs, 'lead_id'> & { lead_ids: string[] };
+type One = (Shaped & Row) | { lead_id: string; error: Row; next_step: string };
+
+/**
+ * get_conversation with lead_ids: the newest few messages of each lead, one thread request
+ * per lead through the client (its rate limiter); a lead that fails shows its error and
+ * hides none of the others.
+ */
+export async function runConversations(ctx: ReaderContext, raw: Record<string, unknown>): Promise<ToolOutput> {
+  const { lead_ids, ...shared } = raw as unknown as Many;
+  if (shared.message_id !== undefined) {
+    throw new ToolError('invalid_request', 'get_conversation', 'message_id reads one message of one lead: pass lead_id, not lead_ids.', {
+      status: 400,
+      param: 'message_id',
+    });
+  }
+  const ids = [...new Set(lead_ids)];
+  const each: ConversationArgs[] = ids.map((lead_id) => ({ ...shared, lead_id, limit: shared.limit ?? MANY_LEADS_MESSAGES }));
+  const conversations = await inTurn(each, PARALLEL, async (args): Promise<One> => {
+    try {
+      return await readConversation(ctx, args);
+    } catch (err) {
+      const body = errorBody(err, 'get_conversation');
+      return { lead_id: args.lead_id, error: body.error as Row, next_step: body.next_step };
+    }
+  });
+  const order = shared.order ?? 'asc';
+  const failed = conversations.filter((c) => 'error' in c).length;
+  return {
+    structured: { body_format: shared.format === 'html' ? 'html' : 'text', leads: ids.length, failed, conversations },
+    render: (s, fence) => manyText(s.conversations as One[], order, fence),
+    items: {
+      key: 'conversations',
+      keep: 'head',
+      // The leads a cut left out, read as this call read the others.
+      rest: (kept) => ({ ...raw, lead_ids: ids.slice(kept) }),
+    },
+  };
+}
+
+/** Run `work` over `items` with at most `width` at once, answers in the order of the items. */
+async function inTurn<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return out;
+}
+
+/** Each lead's conversation under its own heading: its counts, its messages or its error. */
+function manyText(conversations: One[], order: 'asc' | 'desc', fence: Fence): string {
+  const failed = conversations.filter((c) => 'error' in c).length;
+  const lines = [
+    UNTRUSTED_NOTE,
+    '',
+    `Conversations of ${conversations.length} lead${conversations.length === 1 ? '' : 's'}${failed ? ` (${failed} failed: see each)` : ''}.`,
+  ];
+  for (const c of conversations) {
+    lines.push('', `## Lead ${c.lead_id}`);
+    if ('error' in c) lines.push(`Failed: ${JSON.stringify(c.error)}`, String(c.next_step));
+    else lines.push(...countLines(c as Shaped, order), ...messageLines((c as Shaped).messages, fence));
+  }
+  return lines.join('\n');
+}

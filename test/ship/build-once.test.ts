@@ -1,0 +1,39 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BUILD_STAMP, staleBecause } from '../../scripts/build-stamp.js';
+import { ROOT, run } from './helpers.js';
+
+/** `npm install && npm run demo` builds once: `prepare` builds, the demo only when a source changed since. */
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+describe('npm run demo and npm run mcpb build only a stale dist/', () => {
+  it('neither script runs `npm run build` unconditionally; both start with build-if-stale', () => {
+    for (const s of ['demo', 'mcpb']) {
+      expect(pkg.scripts[s]).not.toMatch(/^npm run build/);
+      expect(pkg.scripts[s]).toMatch(/^node --import tsx scripts\/build-if-stale\.ts && /);
+    }
+    expect(pkg.scripts.prepare).toBe('npm run build');
+  });
+
+  it('after a complete build (the global setup made one), build-if-stale builds nothing and says nothing', async () => {
+    expect(staleBecause()).toBeNull();
+    const before = statSync(BUILD_STAMP).mtimeMs;
+    const r = await run(process.execPath, ['--import', 'tsx', 'scripts/build-if-stale.ts']);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(statSync(BUILD_STAMP).mtimeMs).toBe(before);
+  });
+});
+
+describe('install scripts: npm 11 is told about each, so `npm install` prints no notice and --strict-allow-scripts installs', () => {
+  it('every locked package with an install script has an allowScripts entry', () => {
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
+    const withScripts = Object.entries(lock.packages)
+      .filter(([path, p]) => path !== '' && p.hasInstallScript)
+      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    expect(withScripts.length).toBeGreaterThan(0);
+    const allowed = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { allowScripts?: Record<string, boolean> }).allowScripts ?? {};
+    for (const name of withScripts) expect(allowed, name).toHaveProperty([name]);
+  });
+});

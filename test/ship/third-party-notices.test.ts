@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Metafile } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { bundledPackages } from '../../scripts/third-party-notices.js';
+import { ROOT } from './helpers.js';
+
+/** What the build (scripts/build-bin.ts) left in dist/: esbuild's metafile and the notices written from it. */
+const meta = JSON.parse(readFileSync(join(ROOT, 'dist/mcp-bundle.meta.json'), 'utf8')) as Metafile;
+const notices = readFileSync(join(ROOT, 'dist/THIRD_PARTY_NOTICES.txt'), 'utf8');
+
+/** The package names in the metafile's inputs, read here independently of the notices code. */
+const inputPackages = [
+  ...new Set(
+    Object.keys(meta.inputs).flatMap((p) => {
+      const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\/(?!.*node_modules\/)/.exec(p);
+      return m ? [m[1]!] : [];
+    }),
+  ),
+].sort();
+
+describe('dist/THIRD_PARTY_NOTICES.txt: every package bundled into the binary, with its licence', () => {
+  it('names each package esbuild put into the binary, once, with version and licence', () => {
+    expect(inputPackages.length).toBeGreaterThan(10);
+    const listed = [...notices.matchAll(/^- (\S+) (\S+) \(([^)]+)\)$/gm)].map((m) => m[1]!);
+    expect(listed.sort()).toEqual(inputPackages);
+    expect(notices).toContain(`these ${inputPackages.length} packages`);
+  });
+
+  it('carries each licence text verbatim, the two that are not MIT included', () => {
+    for (const p of bundledPackages(meta, ROOT)) expect(notices).toContain(`${p.name} ${p.version}, ${p.license}\n\n${p.text}`);
+    expect(notices).toMatch(/^- fast-uri \S+ \(BSD-3-Clause\)$/m);
+    expect(notices).toMatch(/^- zod-to-json-schema \S+ \(ISC\)$/m);
+    expect(notices).toMatch(/Redistribution and use in source and binary forms/);
+  });
+
+  it('ioredis, loaded as a package with --redis, is not bundled and not listed', () => {
+    expect(inputPackages).not.toContain('ioredis');
+    expect(notices).not.toMatch(/^- ioredis /m);
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { segments, valuesOf } from '../../desk/segments.js';
+import { STATUSES } from '../../desk/statuses.js';
+import { LEAD_STATUS_INPUT } from '../../src/api/enums.js';
+import { APP_MIME, DESK_URI, UI_EXTENSION } from '../../src/mcp/app/constants.js';
+import { rendersApps, withApp } from '../../src/mcp/app/negotiate.js';
+import { publishedTool } from '../../src/mcp/tool/publish.js';
+import { ALL_TOOLS } from '../../tools/index.js';
+
+describe('the reply desk is negotiated as the io.modelcontextprotocol/ui extension says', () => {
+  it('a client renders apps when it lists the extension with our MIME type, or with no MIME list', () => {
+    expect(rendersApps({ extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME] } } } as never)).toBe(true);
+    expect(rendersApps({ extensions: { [UI_EXTENSION]: {} } } as never)).toBe(true);
+  });
+
+  it('a client without the extension, or with other MIME types only, does not', () => {
+    expect(rendersApps(undefined)).toBe(false);
+    expect(rendersApps({})).toBe(false);
+    expect(rendersApps({ extensions: { 'other/ext': {} } } as never)).toBe(false);
+    expect(rendersApps({ extensions: { [UI_EXTENSION]: { mimeTypes: ['text/html'] } } } as never)).toBe(false);
+  });
+
+  it('the app goes into _meta.ui.resourceUri (and the flat ui/resourceUri), nowhere else', () => {
+    const t = publishedTool(ALL_TOOLS.find((x) => x.name === 'list_leads')!);
+    const shown = withApp(t, DESK_URI);
+    expect(shown._meta).toEqual({ ui: { resourceUri: DESK_URI }, 'ui/resourceUri': DESK_URI });
+    expect({ ...shown, _meta: undefined }).toEqual({ ...t, _meta: undefined });
+    expect(withApp(t, undefined)).toBe(t);
+    // The published form itself (what every client gets, cached and built into the binary) has no app.
+    expect(t._meta).toBeUndefined();
+  });
+
+  it('render_template, get_conversation and list_leads carry the desk, and no other tool', () => {
+    const withDesk = ALL_TOOLS.filter((t) => t.app).map((t) => [t.name, t.app]);
+    expect(withDesk.sort()).toEqual([
+      ['get_conversation', DESK_URI],
+      ['list_leads', DESK_URI],
+      ['render_template', DESK_URI],
+    ]);
+  });
+
+  it("the board's status choices are the statuses set_status takes", () => {
+    expect([...STATUSES].sort()).toEqual([...LEAD_STATUS_INPUT].sort());
+  });
+});
+
+describe('the Draft view marks each value by where it came from, by walking the template through the rendering', () => {
+  it('values from the lead record, from overrides, and tokens left literal are told apart', () => {
+    const segs = segments('Hi {{first_name}}, see {{ cal_link }} from {{sender_first_name}}.', 'Hi Ravi, see {{ cal_link }} from Dee.', {
+      sender_first_name: 'Dee',
+    });
+    expect(segs).toEqual([
+      { text: 'Hi ' },
+      { text: 'Ravi', name: 'first_name', kind: 'lead' },
+      { text: ', see ' },
+      { text: '{{ cal_link }}', name: 'cal_link', kind: 'unresolved' },
+      { text: ' from ' },
+      { text: 'Dee', name: 'sender_first_name', kind: 'override' },
+      { text: '.' },
+    ]);
+    expect(valuesOf(segs)).toEqual({ first_name: 'Ravi', sender_first_name: 'Dee' });
+    expect(segs.map((s) => s.text).join('')).toBe('Hi Ravi, see {{ cal_link }} from Dee.');
+  });
+
+  it('a value holding markup stays a string of text, whatever it says', () => {
+    const hostile = '<img src=x onerror=alert(1)></p><script>alert(2)</script>';
+    const segs = segments('Hi {{first_name}}!', `Hi ${hostile}!`, {});
+    expect(segs[1]).toEqual({ text: hostile, name: 'first_name', kind: 'lead' });
+  });
+
+  it('when the walk cannot be sure (no template, tokens side by side, text that does not match), only literal tokens are marked', () => {
+    expect(segments(null, 'Hi {{x}} there', {})).toEqual([{ text: 'Hi ' }, { text: '{{x}}', name: 'x', kind: 'unresolved' }, { text: ' there' }]);
+    expect(segments('{{a}}{{b}}!', 'AB!', {})).toEqual([{ text: 'AB!' }]);
+    expect(segments('Hello {{a}}', 'Bye Ann', {})).toEqual([{ text: 'Bye Ann' }]);
+  });
+});

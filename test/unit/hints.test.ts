@@ -1,0 +1,68 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { useInProcessServer } from '../helpers/in-process.js';
+
+const server = useInProcessServer();
+
+const call = async (name: string, args: Record<string, unknown>) => {
+  const r = (await server.client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = (r.content[0] as { text: string }).text;
+  const [json, ...rest] = text.split('\n');
+  return { isError: r.isError === true, text, error: JSON.parse(json!).error as { code: string; message: string; param?: string }, next: rest.join('\n') };
+};
+
+const lead = () => server.sb.store.leads.inGroup('acme')[0]!.id;
+
+describe('a refusal that names another tool ends with that tool', () => {
+  it.each([
+    ['booked', 'mark_booked'],
+    ['disqualified', 'mark_disqualified'],
+    ['responded', 'mark_responded'],
+    ['read', 'mark_read'],
+    ['unread', 'mark_unread'],
+  ])('set_status status %s points to %s, never "fix the argument"', async (status, tool) => {
+    const r = await call('set_status', { lead_id: lead(), status });
+    expect(r.isError).toBe(true);
+    expect(r.error.code).toBe('invalid_request');
+    expect(r.error.param).toBe('status');
+    expect(r.error.message).toContain(tool);
+    expect(r.next).toBe(`set_status cannot do this; call ${tool}.`);
+    expect(r.text).not.toMatch(/Fix the argument/);
+  });
+
+  it('a status that is simply wrong still gets the list and the fix-the-argument step', async () => {
+    const r = await call('set_status', { lead_id: lead(), status: 'warm' });
+    expect(r.error.code).toBe('invalid_request');
+    expect(r.next).toMatch(/Fix the argument 'status'/);
+  });
+});
+
+describe('a known misnamed argument names the right one', () => {
+  it('create_task title: the text goes in notes', async () => {
+    const r = await call('create_task', { lead_id: lead(), title: 'Send pricing' });
+    expect(r.error.code).toBe('invalid_request');
+    expect(r.error.param).toBe('title');
+    expect(r.error.message).toContain("takes this as 'notes'");
+    expect(r.next).toBe('Pass the same value as notes and call create_task again.');
+  });
+
+  it('create_note text: the text goes in body', async () => {
+    const r = await call('create_note', { lead_id: lead(), text: 'Called, no answer' });
+    expect(r.error.message).toContain("takes this as 'body'");
+  });
+});
+
+describe('a missing required argument is invalid_request naming it', () => {
+  it('download_attachment without lead_id', async () => {
+    const r = await call('download_attachment', { attachment_id: 'att_abc123' });
+    expect(r.error.code).toBe('invalid_request');
+    expect(r.error.param).toBe('lead_id');
+    expect(r.error.message).toBe("Argument 'lead_id' is required.");
+  });
+
+  it('set_status without status', async () => {
+    const r = await call('set_status', { lead_id: lead() });
+    expect(r.error.code).toBe('invalid_request');
+    expect(r.error.message).toBe("Argument 'status' is required.");
+  });
+});

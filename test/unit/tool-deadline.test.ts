@@ -1,0 +1,64 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReplyInboxClient } from '../../src/client/index.js';
+import type { Sandbox } from '../../src/sandbox/index.js';
+import { sandbox } from '../client/helpers.js';
+import { inProcessServer } from '../helpers/in-process.js';
+
+describe('one deadline per tool call: every API call it makes gets what is left of it', () => {
+  let sb: Sandbox;
+  beforeAll(async () => {
+    sb = await sandbox({ leads: 700 });
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
+
+  /** The server over a client that records each call's deadline while the server's clock moves 20 s a call. */
+  async function recorded(toolDeadlineMs: number) {
+    const real = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
+    let t = 1_000_000;
+    const deadlines: { name: string; deadlineMs: number | undefined }[] = [];
+    const api = {
+      call: async (name: string, req: Record<string, unknown>) => {
+        deadlines.push({ name, deadlineMs: req.deadlineMs as number | undefined });
+        const r = await real.call(name, req);
+        t += 20_000;
+        return r;
+      },
+      me: (o?: Parameters<ReplyInboxClient['me']>[0]) => real.me(o),
+    };
+    const server = await inProcessServer(sb, { api, now: () => t, toolDeadlineMs });
+    const close = async () => {
+      await server.close();
+      await real.close();
+    };
+    return { ...server, deadlines, close };
+  }
+
+  it('a read of three pages: the second page has 20 s less, the third 40 s less, and so on', async () => {
+    const s = await recorded(100_000);
+    try {
+      const r = (await s.client.callTool({ name: 'list_leads', arguments: { max_items: 600 } })) as CallToolResult;
+      expect(r.isError).toBeFalsy();
+      // Three pages, then (the result cut to its budget) the read that finds the continuation's cursor.
+      const given = s.deadlines.map((d) => d.deadlineMs);
+      expect(given.slice(0, 3)).toEqual([100_000, 80_000, 60_000]);
+      expect(given).toEqual(given.map((_, i) => 100_000 - 20_000 * i));
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a page the read would ask for after its deadline is not sent: the read answers what it has, marked partial for timeout', async () => {
+    const s = await recorded(30_000);
+    try {
+      const r = (await s.client.callTool({ name: 'list_leads', arguments: { max_items: 600 } })) as CallToolResult;
+      expect(s.deadlines.map((d) => d.deadlineMs)).toEqual([30_000, 10_000]);
+      expect(r.isError).toBeFalsy();
+      expect(r.structuredContent).toMatchObject({ pages_read: 2, partial: true, partial_reason: 'timeout', has_more: true });
+    } finally {
+      await s.close();
+    }
+  });
+});
