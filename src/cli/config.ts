@@ -69,6 +69,16 @@ export const FLAGS = {
     type: 'string',
     help: "With --http (keys from requests): sessions one key may hold (default 10); a new one closes that key's oldest idle session, or gets 503.",
   },
+  'idle-session-minutes': {
+    env: 'REPLY_INBOX_IDLE_SESSION_MINUTES',
+    type: 'string',
+    help: 'With --http: a session with no request and no open stream for this long is closed (default 10); clients that come back start a new one. A full table closes the least recently used idle session first.',
+  },
+  'trust-proxy': {
+    env: 'REPLY_INBOX_TRUST_PROXY',
+    type: 'boolean',
+    help: 'With --http behind one reverse proxy you run: the client address (for the failed-authentication limit) is the last X-Forwarded-For entry. Off by default: the header is ignored.',
+  },
   'auth-failures-per-minute': {
     env: 'REPLY_INBOX_AUTH_FAILURES_PER_MINUTE',
     type: 'string',
@@ -141,6 +151,8 @@ const configSchema = z.strictObject({
     .transform(Number)
     .pipe(z.number().min(4_096, 'must be at least 4096').max(10_485_760, 'must be at most 10485760')),
   maxSessionsPerKey: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).pipe(z.number().min(1).max(100_000)),
+  idleSessionMinutes: z.string().regex(/^\d+$/, 'must be a whole number of minutes').transform(Number).pipe(z.number().min(1).max(1_440)),
+  trustProxy: z.boolean(),
   authFailuresPerMinute: z.string().regex(/^\d+$/, 'must be a whole number (0 turns the limit off)').transform(Number).pipe(z.number().max(1_000_000)),
   drainSeconds: z.string().regex(/^\d+$/, 'must be a whole number of seconds').transform(Number).pipe(z.number().max(3_600)),
   redis: z
@@ -192,6 +204,8 @@ export function readConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     maxResultBytes: str('max-result-bytes') ?? '24576',
     maxSessionsPerKey: str('max-sessions-per-key') ?? '10',
     authFailuresPerMinute: str('auth-failures-per-minute') ?? '20',
+    idleSessionMinutes: str('idle-session-minutes') ?? '10',
+    trustProxy: bool('trust-proxy'),
     drainSeconds: str('drain-seconds') ?? '30',
     redis: str('redis'),
   };

@@ -100,6 +100,8 @@ async function runHttp(p: Parts): Promise<number> {
     maxSessions: c.maxSessions,
     maxSessionsPerKey: c.maxSessionsPerKey,
     authFailuresPerMinute: c.authFailuresPerMinute,
+    idleSessionMs: c.idleSessionMinutes * 60_000,
+    trustProxy: c.trustProxy,
     drainTimeoutMs: c.drainSeconds * 1000,
     newClient: (apiKey, onEvent, me) => newClient(p, apiKey, onEvent, me),
     probe: probe && ((apiKey) => probe.me(apiKey)),

@@ -139,6 +139,11 @@ export class InboxServer {
     this.notices.limiter(e);
   }
 
+  /** Resource subscriptions this session holds now. */
+  get subscriptionCount(): number {
+    return this.subscriptions?.size ?? 0;
+  }
+
   /** Stop the periodic scope refresh; closing the MCP connection does it too. */
   async close(): Promise<void> {
     this.watch.stop();

@@ -6,6 +6,7 @@ import { ApiError, type CallResult } from '../../../client/index.js';
 import type { InboxServer } from '../../server.js';
 import type { Credential } from './auth.js';
 import type { ClosableClient } from './clients.js';
+import { RecentEvents, SSE_RETRY_MS } from './event-store.js';
 import { reply } from './replies.js';
 import type { HttpState } from './state.js';
 
@@ -17,7 +18,10 @@ export interface Opening {
   res: ServerResponse;
   cred: Caller;
   body: JSONRPCMessage;
+  /** The client's address group, for the failed-authentication limit. */
   address: string;
+  /** Set when the API refused the key: the attempt counts as a failed authentication. */
+  refused?: boolean;
 }
 
 /**
@@ -26,49 +30,56 @@ export interface Opening {
  * then on lives in the session table until its transport closes (DELETE, idle sweep, eviction, drain).
  */
 export async function openSession<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<void> {
+  // A key the API has not accepted yet is counted while it judges it, so a burst of made-up keys cannot all reach it.
+  if (s.clients.has(o.cred.owner)) return checkAndBuild(s, o);
+  if (!s.failures.begin(o.address)) return tooManyFailures(s, o.res, o.address);
+  try {
+    await checkAndBuild(s, o);
+  } finally {
+    s.failures.end(o.address, o.refused !== true);
+  }
+}
+
+/** The 429 of an address past its failed-authentication limit. */
+export function tooManyFailures<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, address: string): void {
+  const wait = Math.max(1, s.failures.retryAfter(address));
+  reply(res, 429, `Too many failed authentications from this address; try again in ${wait} s.`, { 'retry-after': String(wait) });
+}
+
+async function checkAndBuild<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<void> {
   const me = await probeKey(s, o);
   if (me === false) return;
-  if (!(await placeSession(s, o.res, o.cred))) return;
+  if (!placeSession(s, o.res, o.cred)) return;
   await buildSession(s, o, me);
 }
 
 /** A key with no client yet is asked GET /v1/me by the probe first; false when the answer was sent (refused). */
-async function probeKey<C extends ClosableClient>(s: HttpState<C>, { res, cred, address }: Opening): Promise<CallResult | undefined | false> {
+async function probeKey<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<CallResult | undefined | false> {
+  const { cred } = o;
   if (!s.o.probe || s.clients.has(cred.owner)) return undefined;
   try {
     return await s.o.probe(cred.apiKey);
   } catch (e) {
-    refusedByApi(s, res, address, e);
+    refusedByApi(s, o, e);
     return false;
   }
 }
 
 /** Reserve a place under the per-key cap and the server's cap; false when the 503 was sent. */
-async function placeSession<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, cred: Caller): Promise<boolean> {
-  if (!(await s.sessions.makeRoomFor(cred.owner, s.perKey))) {
-    reply(
-      res,
-      503,
-      `This key holds its maximum of ${s.perKey} MCP sessions (--max-sessions-per-key), all busy. Close a session you no longer use (DELETE /mcp) or retry shortly.`,
-      { 'retry-after': '5' },
-    );
-    return false;
-  }
-  if (!s.sessions.reserve()) {
-    reply(
-      res,
-      503,
-      `This server holds its maximum of ${s.sessions.max} MCP sessions (--max-sessions). Close a session you no longer use (DELETE /mcp) or retry shortly.`,
-      { 'retry-after': '5' },
-    );
-    return false;
-  }
-  return true;
+function placeSession<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, cred: Caller): boolean {
+  const refused = s.sessions.reserve(cred.owner, s.perKey);
+  if (refused === null) return true;
+  const message =
+    refused === 'key'
+      ? `This key holds its maximum of ${s.perKey} MCP sessions (--max-sessions-per-key), all busy or being opened.`
+      : `This server holds its maximum of ${s.sessions.max} MCP sessions (--max-sessions), all busy.`;
+  reply(res, 503, `${message} Close a session you no longer use (DELETE /mcp) or retry shortly.`, { 'retry-after': '5' });
+  return false;
 }
 
 /** Build the session on its reserved place; whatever fails gives the place and the key's lease back. */
 async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Opening, me: CallResult | undefined): Promise<void> {
-  const { req, res, cred, body, address } = o;
+  const { req, res, cred, body } = o;
   let server: InboxServer | undefined;
   const lease = s.clients.acquire(cred.owner, cred.apiKey, (e) => server?.limiterEvent(e), me);
   let placed = false;
@@ -77,15 +88,18 @@ async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Openin
     if (closed) return;
     closed = true;
     if (placed) s.sessions.remove(transport.sessionId);
-    else s.sessions.unreserve();
+    else s.sessions.unreserve(cred.owner);
     lease.release();
     void server?.close().catch(() => undefined);
   };
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
+    // Each SSE stream starts with a priming event (an id, and how long to wait before reconnecting).
+    eventStore: new RecentEvents(),
+    retryInterval: SSE_RETRY_MS,
     onsessioninitialized: (id) => {
       placed = true;
-      s.sessions.add({ id, owner: cred.owner, transport, server: server!, lastSeen: Date.now(), busy: 0 });
+      s.sessions.add({ id, owner: cred.owner, transport, server: server!, lastSeen: Date.now(), busy: 0, streams: 0 });
       s.o.log.info({ session: id, sessions: s.sessions.size }, 'session opened');
     },
   });
@@ -98,7 +112,7 @@ async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Openin
     cleanup();
     // Refused now (revoked since its client was made): nothing of it is kept.
     if (isRefusal(e)) s.clients.drop(cred.owner);
-    refusedByApi(s, res, address, e);
+    refusedByApi(s, o, e);
     return;
   }
   try {
@@ -115,9 +129,10 @@ function isRefusal(e: unknown): e is ApiError {
 }
 
 /** The API refused the key (401/403: counted as a failed authentication) or could not be asked (502). */
-function refusedByApi<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, address: string, e: unknown): void {
+function refusedByApi<C extends ClosableClient>(_s: HttpState<C>, o: Opening, e: unknown): void {
+  const { res } = o;
   if (isRefusal(e)) {
-    s.failures.failed(address);
+    o.refused = true;
     reply(res, e.status, `The Reply Inbox API refused this key (${e.code}): ${e.message}`, e.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
     return;
   }

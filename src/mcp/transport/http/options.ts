@@ -15,8 +15,10 @@ export interface HttpServeOptions<C extends ClosableClient> {
   maxSessionsPerKey?: number;
   /** Failed authentications per client address per minute before 429 (0: no limit). Default 20. */
   authFailuresPerMinute?: number;
+  /** Behind one reverse proxy: the client address is the last X-Forwarded-For entry. Default off. */
+  trustProxy?: boolean;
   maxBodyBytes?: number;
-  /** A session with no request for this long is closed. Default 30 min. */
+  /** A session with no request and no open stream for this long is closed. Default 10 min. */
   idleSessionMs?: number;
   /** On drain, how long in-flight calls may take before everything is closed anyway. Default 30 s. */
   drainTimeoutMs?: number;

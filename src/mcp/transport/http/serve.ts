@@ -7,9 +7,10 @@ import { type ClosableClient, KeyClients } from './clients.js';
 import { drainHttp } from './drain.js';
 import type { HttpHandle, HttpServeOptions } from './options.js';
 import { router } from './route.js';
-import { Sessions } from './sessions.js';
+import { DEFAULT_IDLE_SESSION_MS, Sessions } from './sessions.js';
 import type { HttpState } from './state.js';
 import { InFlight } from '../in-flight.js';
+import type { InboxServer } from '../../server.js';
 
 export type { HttpHandle, HttpServeOptions } from './options.js';
 
@@ -21,7 +22,7 @@ export type { HttpHandle, HttpServeOptions } from './options.js';
 export async function serveHttp<C extends ClosableClient>(o: HttpServeOptions<C>): Promise<HttpHandle> {
   const state: HttpState<C> = {
     o,
-    sessions: new Sessions(o.maxSessions, o.idleSessionMs ?? 30 * 60_000),
+    sessions: new Sessions<InboxServer>(o.maxSessions, o.idleSessionMs ?? DEFAULT_IDLE_SESSION_MS),
     // A key is held by its sessions or lingers after them: never more keys than sessions can use.
     clients: new KeyClients<C>(o.newClient, 60_000, o.maxSessions),
     failures: new AuthFailures(o.authFailuresPerMinute ?? 20),

@@ -3,11 +3,12 @@ import type { ClosableClient, KeyClients } from './clients.js';
 import type { HttpServeOptions } from './options.js';
 import type { Sessions } from './sessions.js';
 import type { InFlight } from '../in-flight.js';
+import type { InboxServer } from '../../server.js';
 
 /** What the HTTP endpoint's parts share: the options, the session table, the key clients, the limits. */
 export interface HttpState<C extends ClosableClient> {
   o: HttpServeOptions<C>;
-  sessions: Sessions;
+  sessions: Sessions<InboxServer>;
   clients: KeyClients<C>;
   failures: AuthFailures;
   /** Sessions one caller may hold (bearer mode; unbounded in token mode). */

@@ -1,0 +1,172 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import { type Relay, startRelay } from './helpers.js';
+import { type HttpBinary, INITIALIZE, mcpHeaders, raw, startHttpBinary } from '../../scripts/harness/http.js';
+
+/** Issue 22 items 2–4 and issue 24 item 4, against the built binary. */
+let sb: Sandbox;
+let relay: Relay;
+const started: HttpBinary[] = [];
+const madeUpKey = (i: number) => `rik_live_${`fake${i}`.padEnd(8, 'x').slice(0, 8)}_${String(i).padStart(32, '0')}`;
+const meRequests = () => relay.requests.filter((r) => r.startsWith('GET /v1/me')).length;
+const health = async (b: HttpBinary) => JSON.parse((await raw(b.url.replace(/\/mcp$/, '/healthz'), { method: 'GET' })).body) as { sessions: number };
+
+async function start(args: string[]): Promise<HttpBinary> {
+  const b = await startHttpBinary(args);
+  started.push(b);
+  return b;
+}
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
+  relay = await startRelay(sb.baseUrl);
+});
+afterAll(async () => {
+  for (const b of started) await b.stop('SIGKILL');
+  await relay.close();
+  await sb.close();
+});
+
+/**
+ * Send a request's head, then a chunked body of 1 MiB chunks for as long as the server takes
+ * them (at most `capBytes`): the bytes the server took, and whether it closed the connection.
+ */
+function endlessBody(url: string, head: string, capBytes: number): Promise<{ written: number; closed: boolean; status: string }> {
+  const u = new URL(url);
+  const chunk = Buffer.concat([Buffer.from(`100000\r\n`), Buffer.alloc(0x100000, 0x61), Buffer.from('\r\n')]);
+  return new Promise((resolve) => {
+    const socket = connect(Number(u.port), u.hostname);
+    let written = 0;
+    let status = '';
+    let closed = false;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      socket.destroy();
+      resolve({ written, closed, status });
+    };
+    socket.on('data', (d: Buffer) => (status ||= d.toString('latin1').split('\r\n')[0]!));
+    socket.on('close', () => {
+      closed = true;
+      finish();
+    });
+    socket.on('error', () => undefined);
+    const pump = () => {
+      while (!done && written < capBytes) {
+        written += chunk.length;
+        if (!socket.write(chunk)) return void socket.once('drain', pump);
+      }
+      if (written >= capBytes) finish();
+    };
+    socket.write(head);
+    pump();
+  });
+}
+
+describe('a refused request stops being read (issue 22 item 3)', () => {
+  const cap = 512 * 1024 * 1024;
+  const heads = (host: string) => [
+    ['401 no key', `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`],
+    ['403 Host', 'POST /mcp HTTP/1.1\r\nHost: evil.example\r\nTransfer-Encoding: chunked\r\n\r\n'],
+    ['404 path', `POST /other HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\n`],
+    ['405 method', `PUT /mcp HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${SANDBOX_KEYS.admin}\r\nTransfer-Encoding: chunked\r\n\r\n`],
+    ['healthz', `POST /healthz HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\n`],
+  ];
+
+  it('401, 403 Host, 404, 405 and /healthz answer and close: the endless body is not taken', async () => {
+    const bin = await start(['--base-url', relay.url]);
+    const host = new URL(bin.url).host;
+    for (const [name, head] of heads(host)) {
+      const r = await endlessBody(bin.url, head!, cap);
+      process.stderr.write(`refused body (${name}): ${r.written} bytes written before close; ${r.status}\n`);
+      expect(r.closed, name).toBe(true);
+      // The answer itself may be lost when the connection is cut with the client's bytes unread.
+      expect(r.status, name).toMatch(/^(HTTP\/1\.1 4\d\d.*)?$/);
+      // What the kernel's buffers hold, not the body: far below what the server would take if it read on.
+      expect(r.written, name).toBeLessThan(64 * 1024 * 1024);
+    }
+  });
+});
+
+describe('made-up keys and the failed-authentication limit (issue 22 item 4)', () => {
+  it('200 made-up keys sent at once: no more reach the API than the limit (20)', async () => {
+    const bin = await start(['--base-url', relay.url, '--auth-failures-per-minute', '20']);
+    const before = meRequests();
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => raw(bin.url, { headers: mcpHeaders({ authorization: `Bearer ${madeUpKey(i)}` }), body: INITIALIZE })),
+    );
+    const reached = meRequests() - before;
+    process.stderr.write(`200 concurrent made-up keys: ${reached} reached the API\n`);
+    expect(reached).toBeLessThanOrEqual(20);
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(180);
+  });
+
+  it("an open session's calls are answered while its address is locked out by others' failures", async () => {
+    const bin = await start(['--base-url', relay.url, '--auth-failures-per-minute', '20']);
+    const init = await raw(bin.url, { headers: mcpHeaders({ authorization: `Bearer ${SANDBOX_KEYS.rep}` }), body: INITIALIZE });
+    expect(init.status).toBe(200);
+    const sid = String(init.headers['mcp-session-id']);
+    for (let i = 0; i < 25; i++) await raw(bin.url, { headers: mcpHeaders({ authorization: 'Bearer nonsense' }), body: INITIALIZE });
+    const locked = await raw(bin.url, { headers: mcpHeaders({ authorization: `Bearer ${SANDBOX_KEYS.admin}` }), body: INITIALIZE });
+    expect(locked.status).toBe(429);
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const own = await raw(bin.url, {
+      headers: mcpHeaders({ authorization: `Bearer ${SANDBOX_KEYS.rep}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' }),
+      body: list,
+    });
+    expect(own.status).toBe(200);
+    expect(own.body).toContain('list_leads');
+  });
+
+  it('with --trust-proxy the last X-Forwarded-For entry is the address: one locked-out client behind the proxy does not lock out another', async () => {
+    const bin = await start(['--base-url', relay.url, '--auth-failures-per-minute', '3', '--trust-proxy']);
+    const from = (ip: string, key: string) =>
+      raw(bin.url, { headers: mcpHeaders({ authorization: `Bearer ${key}`, 'x-forwarded-for': `1.1.1.1, ${ip}` }), body: INITIALIZE });
+    for (let i = 0; i < 4; i++) await from('203.0.113.7', 'nonsense');
+    expect((await from('203.0.113.7', SANDBOX_KEYS.admin)).status).toBe(429);
+    expect((await from('198.51.100.9', SANDBOX_KEYS.admin)).status).toBe(200);
+  });
+});
+
+describe('sessions cannot be taken by a burst or hoarded (issue 22 item 2, issue 24 item 4)', () => {
+  it('150 initializes of one key at once leave it at most its cap of sessions; another key still gets in', async () => {
+    const bin = await start(['--base-url', relay.url, '--auth-failures-per-minute', '0', '--max-sessions', '100', '--max-sessions-per-key', '10']);
+    const answers = await Promise.all(
+      Array.from({ length: 150 }, () => raw(bin.url, { headers: mcpHeaders({ authorization: `Bearer ${SANDBOX_KEYS.admin}` }), body: INITIALIZE })),
+    );
+    const held = (await health(bin)).sessions;
+    process.stderr.write(`burst of 150 initializes: ${answers.filter((a) => a.status === 200).length} × 200, ${held} sessions held\n`);
+    expect(held).toBeLessThanOrEqual(10);
+    const other = await raw(bin.url, { headers: mcpHeaders({ authorization: `Bearer ${SANDBOX_KEYS.rep}` }), body: INITIALIZE });
+    expect(other.status).toBe(200);
+  }, 120_000);
+
+  it('token mode: clients that never DELETE cannot fill the table; each new client gets in as the oldest idle session closes', async () => {
+    const bin = await start(['--sandbox', '--http-token', 'secret-token-123456', '--max-sessions', '3']);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      statuses.push((await raw(bin.url, { headers: mcpHeaders({ authorization: 'Bearer secret-token-123456' }), body: INITIALIZE })).status);
+    }
+    expect(statuses).toEqual(Array(8).fill(200));
+    expect((await health(bin)).sessions).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('SSE polling (issue 24 item 5)', () => {
+  it('a POST answered as SSE starts with a priming event carrying an id and the retry field', async () => {
+    const bin = await start(['--sandbox', '--http-token', 'secret-token-123456']);
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    });
+    const r = await raw(bin.url, { headers: mcpHeaders({ authorization: 'Bearer secret-token-123456' }), body: init });
+    expect(r.status).toBe(200);
+    const first = r.body.split('\n\n')[0]!;
+    expect(first).toMatch(/^id: \S+\nretry: 2000\ndata: $/);
+  });
+});
