@@ -220,7 +220,12 @@ describe.concurrent('Notable events reach the client as MCP log messages at the 
       const notice = s.logs.find((l) => l.data?.event === 'throttled')!;
       expect(notice).toMatchObject({ level: 'warning', logger: 'reply-inbox-mcp', data: { bucket: 'upstream' } });
       expect(notice.data.message).toMatch(/Rate bucket 'upstream' is spent/);
-      expect(s.stderr()).toMatch(/Rate bucket 'upstream' is spent/);
+      // stderr is a pipe of its own: its line may arrive after the MCP message.
+      await until(
+        'the throttling line on stderr',
+        () => /Rate bucket 'upstream' is spent/.test(s.stderr()),
+        () => s.stderr(),
+      );
     } finally {
       await s.close();
     }
