@@ -5,6 +5,7 @@ import { listOf, listOutput, objectOf, withEffects, writeOutput } from '../src/m
 import { leadResource } from '../src/api/resources.js';
 import { runProjected } from './support/project.js';
 import { viewOutput } from './support/compact.js';
+import { runPriority, runSetOf } from './support/set-answer.js';
 
 export { LEAD_TRIAGE_FIELDS } from './support/compact.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
@@ -76,7 +77,9 @@ export const leadTools = [
     endpoint: 'set_assignees',
     title: "Set a lead's assignees",
     description: "Replaces the whole set of a lead's assignees with member_ids; [] unassigns everyone. Every id must be assignable or nothing is written.",
+    did: 'assignees set',
     output: withEffects(listOf('member')),
+    run: runSetOf('assignees', 'assignees_added', 'assignees_removed'),
     confirm: {
       when: (a: { member_ids: string[] }) => a.member_ids.length === 0,
       asks: 'when member_ids is empty, leaving no one assigned',
@@ -102,14 +105,18 @@ export const leadTools = [
     endpoint: 'set_lead_tags',
     title: "Set a lead's tags",
     description: "Replaces the whole set of a lead's manual tags with tag_ids (from list_lead_tags); [] removes all.",
+    did: 'tags set',
     output: withEffects(listOf('lead_tag')),
+    run: runSetOf('tags', 'tags_added', 'tags_removed'),
   }),
   defineTool({
     endpoint: 'set_priority',
     title: 'Star or unstar leads',
     description: 'Stars or unstars up to 100 leads for you alone. All ids must exist or nothing changes; a repeat says updated_count 0.',
     docs: { priority: 'true stars, false unstars (yours only).' },
+    did: 'priority set',
     output: objectOf('lead_priority_update'),
+    run: runPriority,
   }),
   defineTool({
     endpoint: 'set_status',

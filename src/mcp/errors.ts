@@ -255,11 +255,18 @@ export function argumentError(tool: { name: string; input: z.ZodObject; endpoint
   if (issue.code === 'unrecognized_keys') {
     const key = misnamed ?? String(issue.keys[0]);
     const right = tool.endpoint.misnamed?.[key];
-    if (right) {
+    if (typeof right === 'string') {
       return new ToolError('invalid_request', tool.name, `Unknown argument '${key}': ${tool.name} takes this as '${right}'.`, {
         status: 400,
         param: key,
         next_step: `Pass the same value as ${right} and call ${tool.name} again.`,
+      });
+    }
+    if (right) {
+      return new ToolError('invalid_request', tool.name, `Unknown argument '${key}': ${right.note}`, {
+        status: 400,
+        param: key,
+        next_step: `Use ${right.use} as the message says and call ${tool.name} again.`,
       });
     }
     return new ValidationError(

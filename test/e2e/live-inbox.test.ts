@@ -33,8 +33,8 @@ async function liveApi(options: SandboxOptions = {}): Promise<Live> {
   };
 }
 
-/** The poller's requests: the baseline (limit=1) and the polls (updated_since). */
-const polls = (p: Relay) => p.requests.filter((r) => /^GET \/v1\/workspaces\/acme\/leads\?(.*updated_since=|limit=1$)/.test(r)).length;
+/** The poller's requests: the baseline (limit=100) and the polls (updated_since). */
+const polls = (p: Relay) => p.requests.filter((r) => /^GET \/v1\/workspaces\/acme\/leads\?(.*updated_since=|limit=100$)/.test(r)).length;
 
 /** Every URI this client was told changed, in order. */
 function updatesOf(client: Client): string[] {

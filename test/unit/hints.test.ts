@@ -52,6 +52,27 @@ describe('a known misnamed argument names the right one', () => {
   });
 });
 
+describe('a lead state filter is pointed to status', () => {
+  it('list_leads state: names status and its lifecycle values, never "fix the argument"', async () => {
+    const r = await call('list_leads', { state: 'active' });
+    expect(r.error.code).toBe('invalid_request');
+    expect(r.error.param).toBe('state');
+    expect(r.error.message).toMatch(/^Unknown argument 'state': /);
+    expect(r.error.message).toContain('status:["booked"]');
+    expect(r.error.message).toContain('disqualified');
+    expect(r.next).toBe('Use status as the message says and call list_leads again.');
+  });
+
+  it('the filter it names works as the hint says', async () => {
+    const lead = server.sb.store.leads.inGroup('acme')[0]!;
+    await server.client.callTool({ name: 'mark_booked', arguments: { lead_id: lead.id } });
+    const r = (await server.client.callTool({ name: 'list_leads', arguments: { status: ['booked'], view: 'full' } })) as CallToolResult;
+    const rows = (r.structuredContent as { data: { id: string; state: string }[] }).data;
+    expect(rows.map((l) => l.id)).toContain(lead.id);
+    expect(rows.every((l) => l.state === 'booked')).toBe(true);
+  });
+});
+
 describe('a missing required argument is invalid_request naming it', () => {
   it('download_attachment without lead_id', async () => {
     const r = await call('download_attachment', { attachment_id: 'att_abc123' });

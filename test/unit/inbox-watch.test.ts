@@ -63,7 +63,7 @@ describe('the watch polls with updated_since and tells its listeners', () => {
     const w = new InboxWatch({ api: f.api, intervalMs: 20, log });
     const heard: InboxChange[] = [];
     const stop = await w.listen('acme', (c) => heard.push(c));
-    expect(f.calls).toEqual([{ limit: 1 }]);
+    expect(f.calls).toEqual([{ limit: 100 }]);
     f.reply('lead_b', '2026-11-21T10:00:00Z');
     await advance(20);
     expect(heard).toEqual([{ workspace: 'acme', leads: ['lead_b'] }]);

@@ -24,9 +24,12 @@ describe('every write answer says what happened and to what', () => {
     expect(ALL_TOOLS.filter((t) => t.endpoint.write && t.did).length).toBeGreaterThanOrEqual(12);
   });
 
-  it('each write tool with its own answer, run: the first line names the record and what was done, the effects follow verbatim', async () => {
-    const leads = server.sb.store.leads.inGroup('acme').filter((l) => l.state === 'active');
-    const meeting = server.sb.store.meetings.inGroup('acme').find((m) => !m.outcome && !m.locked)!;
+  it('every write tool of the registry, run: the first line names the record and what was done, the effects follow verbatim', async () => {
+    const store = server.sb.store;
+    const leads = store.leads.inGroup('acme').filter((l) => l.state === 'active');
+    const meeting = store.meetings.inGroup('acme').find((m) => !m.outcome && !m.locked)!;
+    const members = store.membersOf('acme').map((m) => m.member_id);
+    const tags = store.leadTags.inGroup('acme').map((t) => t.id);
     const made = await call('create_task', { lead_id: leads[0]!.id, due_date: '2026-12-01', notes: 'Send pricing' });
     const runs: [string, Record<string, unknown>][] = [
       ['create_note', { lead_id: leads[0]!.id, body: 'Asked for pricing' }],
@@ -39,20 +42,52 @@ describe('every write answer says what happened and to what', () => {
       ['mark_booked', { lead_id: leads[2]!.id }],
       ['mark_disqualified', { lead_id: leads[3]!.id }],
       ['set_meeting_outcome', { meeting_id: meeting.id, outcome: 'showed' }],
+      ['set_assignees', { lead_id: leads[5]!.id, member_ids: members.slice(0, 2) }],
+      ['set_lead_tags', { lead_id: leads[6]!.id, tag_ids: tags.slice(0, 2) }],
+      ['set_priority', { lead_ids: [leads[7]!.id, leads[8]!.id], priority: true }],
     ];
-    const answers = [['create_task', made] as const, ...(await Promise.all(runs.map(async ([n, a]) => [n, await call(n, a)] as const)))];
+    const answers: [string, Awaited<ReturnType<typeof call>>, Record<string, unknown>][] = [['create_task', made, {}]];
+    for (const [n, a] of runs) answers.push([n, await call(n, a), a]);
     const extra = await call('create_task', { lead_id: leads[4]!.id, notes: 'to delete' });
-    answers.push(['delete_task', await call('delete_task', { task_id: extra.structured.id })]);
-    for (const [name, r] of answers) {
+    answers.push(['delete_task', await call('delete_task', { task_id: extra.structured.id }), {}]);
+    // Every write of the registry is run: a new write tool fails here until its answer is checked.
+    expect(answers.map(([n]) => n).sort()).toEqual(
+      ALL_TOOLS.filter((t) => t.endpoint.write)
+        .map((t) => t.name)
+        .sort(),
+    );
+    for (const [name, r, args] of answers) {
       const tool = ALL_TOOLS.find((t) => t.name === name)!;
       expect(r.isError, `${name}: ${r.text}`).toBe(false);
+      expect(tool.did, `${name} says what it did`).toBeTruthy();
       const lines = r.text.split('\n');
       const head = lines.find((l) => l.startsWith(`${name}: `))!;
-      expect(head, name).toMatch(new RegExp(`^${name}: \\w+ ${r.structured.id} ${tool.did}(:|$)`));
+      // The record by its id; a write answered by a list names its lead, a write over many leads names each.
+      const what = r.structured.id ?? args.lead_id ?? (args.lead_ids as string[]).join(', ');
+      expect(head, name).toMatch(new RegExp(`^${name}: [\\w ]*?${tool.did}\\b`));
+      expect(head, name).toContain(String(what));
       expect(lines.at(-1), name).toBe(`effects: ${JSON.stringify(r.structured.effects)}`);
+      expect(r.text, `${name} answers in words, not the generic JSON`).not.toMatch(/^\{/);
     }
-    const deleted = answers.find(([n]) => n === 'delete_task')![1];
+    const get = (n: string) => answers.find(([x]) => x === n)![1];
+    const deleted = get('delete_task');
     expect(deleted.text).not.toContain('status=open');
     expect(deleted.structured.effects.task_deleted ?? true).toBe(true);
+    // A set's answer says the set it is now and what was added and removed, as the effects do.
+    const list = (v: string[]) => (v.length ? v.join(', ') : 'none');
+    for (const [n, added, removed] of [
+      ['set_assignees', 'assignees_added', 'assignees_removed'],
+      ['set_lead_tags', 'tags_added', 'tags_removed'],
+    ] as const) {
+      const r = get(n);
+      expect(r.structured.effects[added].length, n).toBeGreaterThan(0);
+      expect(r.text).toContain(`added ${list(r.structured.effects[added])}; removed ${list(r.structured.effects[removed])}`);
+      for (const item of r.structured.data) expect(r.text).toContain(`${item.id} (${item.name})`);
+    }
+    const star = get('set_priority');
+    expect(star.structured.effects.lead_priorities_changed.length).toBeGreaterThan(0);
+    expect(star.text).toContain(`starred for you ${star.structured.lead_ids.join(', ')}; changed ${list(star.structured.effects.lead_priorities_changed)}`);
+    const again = await call('set_priority', { lead_ids: [leads[7]!.id], priority: true });
+    expect(again.text).toContain(`changed none; already starred ${leads[7]!.id}`);
   });
 });

@@ -34,6 +34,12 @@ export const LEAD_ROWS = [
     bucket: 'read',
     query: leadListQuery,
     maxExpansions: MAX_EXPANSIONS,
+    misnamed: {
+      state: {
+        use: 'status',
+        note: 'lead state has no filter of its own: status takes the states booked and disqualified beside the statuses (status:["booked"]); no filter selects active leads, and each row shows its state.',
+      },
+    },
     returns: 'list',
     resource: 'lead',
     errors: ['invalid_cursor', 'invalid_request', 'not_found', 'unsupported_filter'],

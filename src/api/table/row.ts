@@ -48,6 +48,12 @@ export interface WindowRule {
   readonly blame: 'from' | 'to';
 }
 
+/** An argument this endpoint takes in another form: the one to use, and how, in a sentence for the refusal. */
+export interface MisnamedNote {
+  readonly use: string;
+  readonly note: string;
+}
+
 /**
  * One endpoint of the v1 API. This table is the only place an endpoint is described: the
  * sandbox routes and validates with it, the client picks buckets and retry policy from it,
@@ -76,8 +82,11 @@ export interface Endpoint {
   readonly body: z.ZodType | null;
   /** Body fields refused by name, with the reason (title on a task write), before the schema's "unknown field". */
   readonly refusedFields?: Readonly<Record<string, string>>;
-  /** Arguments agents send under another name, and the name this endpoint takes (create_task title → notes). */
-  readonly misnamed?: Readonly<Record<string, string>>;
+  /**
+   * Arguments agents send under another name, and the name this endpoint takes (create_task title → notes);
+   * or, where the value does not carry over as is, the argument to use and a sentence on how (list_leads state → status).
+   */
+  readonly misnamed?: Readonly<Record<string, string | MisnamedNote>>;
   /** Values of a parameter that another endpoint sets (set_status status booked → mark_booked): the refusal names it. */
   readonly elsewhere?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   /** A from/to window the service checks and bounds (insights, slots). */

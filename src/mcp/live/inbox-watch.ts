@@ -3,6 +3,7 @@ import type { LimiterState } from '../../client/index.js';
 import { RATE_LIMITS } from '../../api/enums.js';
 import { type Clock, type Timer, systemClock } from '../../clock.js';
 import type { ApiCaller } from '../tool/context.js';
+import { KnownLeads } from './known-leads.js';
 import { PollBudget, WATCH_SHARE } from './poll-budget.js';
 
 /** What the watch needs of the API client: calls, and its buckets' state to give way to tool calls. */
@@ -30,6 +31,13 @@ export interface InboxWatchOptions {
 
 /** A page of the poll: enough that one poll nearly always sees every change of an interval. */
 const POLL_PAGE = 200;
+/**
+ * A workspace's state is kept this long after its last listener leaves, unpolled, so a client
+ * that unsubscribes and subscribes again costs no new baseline read.
+ */
+export const LINGER_MS = 60_000;
+/** The baseline read's page: the newest leads, so subscriptions to them need no check of their own. */
+const BASELINE_PAGE = 100;
 /** Before any lead has a message: every message is newer than this. */
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
@@ -45,6 +53,8 @@ interface Workspace {
   /** The newest last_message_at of the pages read under the current watermark. */
   newest: string | null;
   timer: Timer | null;
+  /** Set while nobody listens: when it fires, the workspace is forgotten. */
+  linger: Timer | null;
   ready: Promise<void>;
 }
 
@@ -61,9 +71,12 @@ export class InboxWatch {
   private readonly clock: Clock;
   /** list_leads requests this watch sent, baseline reads included. */
   polls = 0;
+  /** Leads known to exist, for subscriptions to one lead. */
+  readonly leads: KnownLeads;
 
   constructor(private readonly o: InboxWatchOptions) {
     this.clock = o.clock ?? systemClock;
+    this.leads = new KnownLeads(o.api);
     this.budget = new PollBudget(
       () => this.readBucket()?.limit ?? RATE_LIMITS.read,
       o.share ?? WATCH_SHARE,
@@ -76,9 +89,14 @@ export class InboxWatch {
     return this.budget.cap;
   }
 
-  /** Workspaces being polled now. */
+  /** Workspaces being polled now (someone listens). */
   get watched(): string[] {
-    return [...this.workspaces.keys()];
+    return [...this.workspaces].filter(([, w]) => w.listeners.size > 0).map(([k]) => k);
+  }
+
+  /** Workspaces whose state is held, polled or lingering. */
+  get held(): number {
+    return this.workspaces.size;
   }
 
   /**
@@ -88,21 +106,32 @@ export class InboxWatch {
   async listen(workspace: string, listener: ChangeListener): Promise<() => void> {
     let w = this.workspaces.get(workspace);
     if (!w) {
-      const fresh: Workspace = { listeners: new Set(), watermark: null, cursor: null, newest: null, timer: null, ready: Promise.resolve() };
+      const fresh: Workspace = { listeners: new Set(), watermark: null, cursor: null, newest: null, timer: null, linger: null, ready: Promise.resolve() };
       fresh.ready = this.baseline(workspace, fresh);
       this.workspaces.set(workspace, fresh);
       w = fresh;
     }
     const ws = w;
+    const resumed = ws.linger !== null;
+    if (ws.linger) this.clock.clearTimeout(ws.linger);
+    ws.linger = null;
     ws.listeners.add(listener);
     await ws.ready;
-    return () => {
-      ws.listeners.delete(listener);
-      if (ws.listeners.size > 0 || this.workspaces.get(workspace) !== ws) return;
-      if (ws.timer) this.clock.clearTimeout(ws.timer);
-      ws.timer = null;
-      this.workspaces.delete(workspace);
-    };
+    if (resumed && ws.timer === null) this.schedule(workspace, ws, this.o.intervalMs);
+    return () => this.leave(workspace, ws, listener);
+  }
+
+  /** A listener left: the last one stops the polls, and the state lingers a while for a return. */
+  private leave(workspace: string, ws: Workspace, listener: ChangeListener): void {
+    ws.listeners.delete(listener);
+    if (ws.listeners.size > 0 || this.workspaces.get(workspace) !== ws) return;
+    if (ws.timer) this.clock.clearTimeout(ws.timer);
+    ws.timer = null;
+    if (ws.linger) this.clock.clearTimeout(ws.linger);
+    ws.linger = this.clock.setTimeout(() => {
+      if (this.workspaces.get(workspace) === ws && ws.listeners.size === 0) this.workspaces.delete(workspace);
+    }, LINGER_MS);
+    ws.linger.unref();
   }
 
   /** Changes this server made itself (a write tool): every listener of the workspace hears them now. */
@@ -112,7 +141,10 @@ export class InboxWatch {
 
   /** Stop every poll (the client is closing). */
   close(): void {
-    for (const w of this.workspaces.values()) if (w.timer) this.clock.clearTimeout(w.timer);
+    for (const w of this.workspaces.values()) {
+      if (w.timer) this.clock.clearTimeout(w.timer);
+      if (w.linger) this.clock.clearTimeout(w.linger);
+    }
     this.workspaces.clear();
   }
 
@@ -120,13 +152,24 @@ export class InboxWatch {
     return this.o.api.limiterState?.().buckets.find((b) => b.bucket === 'read');
   }
 
-  /** The newest message's time: changes are what comes after it. One read, counted in the budget. */
+  /**
+   * The newest message's time: changes are what comes after it. One read, within the budget;
+   * when the budget is spent (subscription churn), the watch starts from now without reading.
+   */
   private async baseline(workspace: string, w: Workspace): Promise<void> {
+    if (this.budget.wait() > 0) {
+      w.watermark = new Date(this.clock.now()).toISOString();
+      this.o.log.debug({ workspace }, 'watch: read budget spent; watching from now without a baseline read');
+      this.schedule(workspace, w, this.o.intervalMs);
+      return;
+    }
     this.budget.spend();
     this.polls++;
     try {
-      const r = await this.o.api.call('list_leads', { path: { workspace }, query: { limit: 1 } });
-      const newest = (r.data as { data?: { last_message_at?: string | null }[] }).data?.[0]?.last_message_at;
+      const r = await this.o.api.call('list_leads', { path: { workspace }, query: { limit: BASELINE_PAGE } });
+      const rows = (r.data as { data?: { id?: unknown; last_message_at?: string | null }[] }).data ?? [];
+      for (const l of rows) if (typeof l.id === 'string') this.leads.add(workspace, l.id);
+      const newest = rows[0]?.last_message_at;
       w.watermark = typeof newest === 'string' ? newest : EPOCH;
     } catch (err) {
       // Without a baseline the first poll starts from now: nothing older is reported as new.
@@ -180,6 +223,7 @@ export class InboxWatch {
     const page = r.data as { data?: { id?: unknown; last_message_at?: unknown }[]; has_more?: boolean; next_cursor?: string | null };
     const rows = page.data ?? [];
     const changed = rows.map((l) => l.id).filter((id): id is string => typeof id === 'string');
+    for (const id of changed) this.leads.add(workspace, id);
     for (const l of rows) if (typeof l.last_message_at === 'string' && later(l.last_message_at, w.newest)) w.newest = l.last_message_at;
     const more = page.has_more === true && typeof page.next_cursor === 'string';
     if (more) w.cursor = page.next_cursor!;

@@ -3,7 +3,7 @@ import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema }
 import type { Logger } from 'pino';
 import { isId, isWorkspaceSlug } from '../../api/ids.js';
 import { type InboxAccess, hasScope } from '../context/access.js';
-import { TEMPLATE } from '../view/links.js';
+import { TEMPLATE, URI } from '../view/links.js';
 import type { InboxChange, InboxWatch } from './inbox-watch.js';
 
 /** What a subscribable URI watches: a workspace's leads, one lead, or one lead's conversation. */
@@ -11,6 +11,9 @@ interface Watched {
   workspace: string;
   lead: string | null;
 }
+
+/** Subscriptions one session may hold: a person watches a handful of leads, never thousands. */
+export const MAX_SUBSCRIPTIONS = 100;
 
 const SUBSCRIBABLE = /^inbox:\/\/([^/]+)\/leads(?:\/([^/]+)(\/conversation)?)?$/;
 
@@ -68,24 +71,63 @@ export class Subscriptions {
     }
     if (!hasScope(this.access, 'leads:read'))
       throw new McpError(ErrorCode.InvalidParams, 'Watching the inbox needs the scope leads:read, which this key lacks.');
+    if (this.uris.has(uri)) return;
+    if (this.uris.size >= MAX_SUBSCRIPTIONS)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `This session holds ${MAX_SUBSCRIPTIONS} subscriptions, the most one session may; unsubscribe from one first, or subscribe to ${URI.leads(w.workspace)} to hear every lead of the workspace.`,
+      );
+    // Held before any wait, so concurrent subscriptions count against the cap and keep the workspace heard.
     this.uris.set(uri, w);
-    let stop = this.listening.get(w.workspace);
+    try {
+      // Listening first: the watch's baseline read makes the newest leads known without a check each.
+      await this.listenTo(w.workspace);
+      if (w.lead !== null) await this.mustExist(w.workspace, w.lead);
+    } catch (err) {
+      this.uris.delete(uri);
+      await this.release(w.workspace);
+      throw err;
+    }
+  }
+
+  private async listenTo(workspace: string): Promise<void> {
+    let stop = this.listening.get(workspace);
     if (!stop) {
-      stop = this.watch.listen(w.workspace, (c) => this.changed(c));
-      this.listening.set(w.workspace, stop);
-      stop.catch(() => this.listening.delete(w.workspace));
+      stop = this.watch.listen(workspace, (c) => this.changed(c));
+      this.listening.set(workspace, stop);
+      stop.catch(() => this.listening.delete(workspace));
     }
     await stop;
+  }
+
+  /** Stop listening to a workspace none of this session's subscriptions is in. */
+  private async release(workspace: string): Promise<void> {
+    if ([...this.uris.values()].some((x) => x.workspace === workspace)) return;
+    const stop = this.listening.get(workspace);
+    this.listening.delete(workspace);
+    (await stop)?.();
+  }
+
+  /** A lead subscription names a real lead: known to the watch, or one get_lead read. */
+  private async mustExist(workspace: string, lead: string): Promise<void> {
+    let found: boolean;
+    try {
+      found = await this.watch.leads.exists(workspace, lead);
+    } catch (err) {
+      this.log.debug({ err, workspace }, 'subscribe: the lead could not be checked');
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Could not check that lead ${lead} exists in '${workspace}' (the API did not answer); try subscribing again shortly.`,
+      );
+    }
+    if (!found) throw new McpError(ErrorCode.InvalidParams, `There is no lead ${lead} in the workspace '${workspace}'; list_leads gives real ones.`);
   }
 
   async unsubscribe(uri: string): Promise<void> {
     const w = this.uris.get(uri);
     if (!w) return;
     this.uris.delete(uri);
-    if ([...this.uris.values()].some((x) => x.workspace === w.workspace)) return;
-    const stop = this.listening.get(w.workspace);
-    this.listening.delete(w.workspace);
-    (await stop)?.();
+    await this.release(w.workspace);
   }
 
   /** The session ended: it listens no more. */

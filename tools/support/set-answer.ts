@@ -1,0 +1,42 @@
+import type { ToolContext } from '../../src/mcp/tool/context.js';
+import type { ToolOutput } from '../../src/mcp/view/output.js';
+import { runPlain } from './project.js';
+
+type Row = Record<string, unknown>;
+
+const ids = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const listed = (v: string[]) => (v.length ? v.join(', ') : 'none');
+const effectsLine = (s: Row) => `effects: ${JSON.stringify(s.effects ?? {})}`;
+
+/**
+ * A write that replaces a lead's whole set (assignees, tags): the answer says the set it now
+ * is, by id and name, and what was added and removed, then the API's effects verbatim.
+ * structuredContent is the API's answer as is.
+ */
+export function runSetOf(noun: string, added: string, removed: string) {
+  return async (ctx: ToolContext, args: Row): Promise<ToolOutput> => {
+    const out = await runPlain(ctx, args);
+    const render = (s: Row) => {
+      const now = ((s.data ?? []) as Row[]).map((r) => (typeof r.name === 'string' && r.name ? `${r.id} (${r.name})` : String(r.id)));
+      const e = (s.effects ?? {}) as Row;
+      const head = `${ctx.endpoint.name}: lead ${String(args.lead_id)} ${ctx.did}: ${noun} now ${listed(now)}; added ${listed(ids(e[added]))}; removed ${listed(ids(e[removed]))}.`;
+      return [head, effectsLine(s)].join('\n');
+    };
+    return { ...out, render };
+  };
+}
+
+/** set_priority's answer: which leads are now starred or unstarred, which of them changed, then the effects verbatim. */
+export async function runPriority(ctx: ToolContext, args: Row): Promise<ToolOutput> {
+  const out = await runPlain(ctx, args);
+  const render = (s: Row) => {
+    const all = ids(s.lead_ids);
+    const changed = ids((s.effects as Row | undefined)?.lead_priorities_changed);
+    const already = all.filter((id) => !changed.includes(id));
+    const star = s.priority === true ? 'starred' : 'unstarred';
+    const n = `${all.length} lead${all.length === 1 ? '' : 's'}`;
+    const head = `${ctx.endpoint.name}: ${n} ${ctx.did}: ${star} for you ${listed(all)}; changed ${listed(changed)}; already ${star} ${listed(already)}.`;
+    return [head, effectsLine(s)].join('\n');
+  };
+  return { ...out, render };
+}
