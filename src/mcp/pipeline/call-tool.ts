@@ -264,7 +264,9 @@ async function fitAnswer(
     rest: async (kept, total) => {
       if (out.items?.rest) return out.items.rest(kept, total);
       const cursor = await run.cont.cursorAfter(kept, run.signal);
-      return cursor ? { ...parsed.all, cursor } : null;
+      // A bounded read goes on for what is left of its bound, from the first item not shown.
+      const bound = typeof parsed.all.max_items === 'number' ? { max_items: parsed.all.max_items - kept } : {};
+      return cursor ? { ...parsed.all, cursor, ...bound } : null;
     },
   });
   return { content: [{ type: 'text', text: shown.text }, ...(out.extraContent ?? [])], structuredContent: shown.structured };
