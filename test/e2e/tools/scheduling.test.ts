@@ -1,0 +1,44 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { everyToolCovered, firstId, type InvalidCall, toolArea } from './area.js';
+
+/** The scheduling tools (tools/scheduling.ts) over stdio: valid calls, then one invalid call each. */
+const area = toolArea('scheduling');
+const ids = { eventType: '' };
+beforeAll(async () => {
+  ids.eventType = await firstId(area, 'list_event_types', { active: true, public: true });
+});
+
+describe('Scheduling: event types and free slots', () => {
+  it('list_event_types and get_event_type with hosts and form fields', async () => {
+    const list = await area.ok('list_event_types', {});
+    expect(list.structured.data.map((e: any) => e.id)).toContain(ids.eventType);
+    const { structured } = await area.ok('get_event_type', { event_type_id: ids.eventType });
+    expect(structured.id).toBe(ids.eventType);
+    expect(Array.isArray(structured.hosts)).toBe(true);
+    expect(Array.isArray(structured.form_fields)).toBe(true);
+  });
+  it('get_slots: availability inside the window asked for', async () => {
+    const from = new Date(Date.now() + 86_400_000);
+    const to = new Date(from.getTime() + 14 * 86_400_000);
+    const { structured } = await area.ok('get_slots', {
+      event_type_id: ids.eventType,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      timezone: 'Europe/Berlin',
+    });
+    expect(structured).toMatchObject({ object: 'availability', event_type_id: ids.eventType, timezone: 'Europe/Berlin' });
+    expect(structured.slots.length > 0 || structured.reason !== null).toBe(true);
+    for (const s of structured.slots) {
+      expect(Date.parse(s.start)).toBeGreaterThanOrEqual(from.getTime());
+      expect(Date.parse(s.end)).toBeLessThanOrEqual(to.getTime());
+    }
+  });
+});
+
+const INVALID: InvalidCall[] = [
+  ['list_event_types', { active: 'yes' }, 'invalid_request', 'active'],
+  ['get_event_type', { event_type_id: 'evt_a/../b' }, 'invalid_id', 'event_type_id'],
+  ['get_slots', { event_type_id: 'evt_abc123', timezone: 'Mars/Olympus_Mons' }, 'invalid_request', 'timezone'],
+];
+
+everyToolCovered(area, INVALID);
