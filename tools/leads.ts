@@ -6,6 +6,7 @@ import { leadResource } from '../src/api/resources.js';
 import { runProjected } from './support/project.js';
 import { viewOutput } from './support/compact.js';
 import { runPriority, runSetOf } from './support/set-answer.js';
+import { CARD_EXTRA, runLeadCard } from './support/lead-card.js';
 
 export { LEAD_TRIAGE_FIELDS } from './support/compact.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
@@ -51,13 +52,12 @@ export const leadTools = [
     endpoint: 'get_lead',
     title: 'Get a lead',
     description:
-      'One lead. expand embeds related records; include=sdr_notes adds its playbook but costs an upstream call. Compact by default; fields or view=full give more.',
-    docs: { include: 'sdr_notes: the playbook for this lead (upstream).' },
+      'One lead: contact, status, state, campaign, assignees, latest reply, open task and note counts. include=sdr_notes (its playbook) costs an upstream call; expand, fields, view=full give more.',
     extra: VIEW_ARGS,
-    output: compactLead,
+    output: compactLead.extend(CARD_EXTRA),
     // The conversation as a resource link: a client can attach it as context without a get_conversation call.
     run: async (ctx, args) => {
-      const out = await runProjected(ctx, args, 'lead');
+      const out = await runLeadCard(ctx, args);
       return { ...out, extraContent: [conversationLink(ctx.workspace(args), args.lead_id)] };
     },
   }),

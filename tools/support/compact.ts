@@ -25,7 +25,7 @@ const clip = (text: unknown, n: number) => {
 const WHO = z.string().optional();
 
 /** Our facts about a lead that a triage decision needs. */
-const LEAD_FACTS = [
+export const LEAD_FACTS = [
   'id',
   'status',
   'classification',
