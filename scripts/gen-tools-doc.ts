@@ -1,14 +1,16 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { publishedTool } from '../src/mcp/server.js';
 import { checkedInputSchema } from '../src/mcp/tool/publish.js';
 import type { ToolDef } from '../src/mcp/tool/define.js';
 import { ALL_TOOLS } from '../tools/index.js';
+import { README, byToolset, renderReadme, toolsetTable } from './readme-tools.js';
 
 /**
  * docs/tools.md, written from the registry and the schemas tools/list publishes, so the
- * reference cannot say anything the server does not. `npm run docs:tools` rewrites it;
- * test/ship/tools-doc.test.ts fails when it is stale.
+ * reference cannot say anything the server does not. `npm run docs:tools` rewrites it and the
+ * README's tool count and toolset table (scripts/readme-tools.ts); test/ship/tools-doc.test.ts
+ * fails when either is stale.
  */
 
 // biome-ignore lint/suspicious/noExplicitAny: a JSON Schema walked by key, any shape
@@ -130,7 +132,6 @@ function toolSection(t: ToolDef): string[] {
 }
 
 export function renderToolsDoc(tools: readonly ToolDef[]): string {
-  const toolsets = [...new Set(tools.map((t) => t.toolset))];
   return [
     '# Tool reference',
     '',
@@ -139,6 +140,9 @@ export function renderToolsDoc(tools: readonly ToolDef[]): string {
     `Every tool the server can serve (${tools.length}), as \`tools/list\` publishes it. A key sees only the tools its`,
     'scopes allow; `--read-only` hides every write; `--toolsets` and `--tools` choose the rest. Arguments are strict:',
     'an unknown one is refused before any request. `workspace` is optional wherever the server has a default.',
+    'Some forms agents send are taken for what they plainly mean: `cursor: null` is the first page, one value where a',
+    'list is taken is a list of one, a `limit` over 200 is read as 200, and a day (`2026-11-24`) where a date-time is',
+    'taken is its start in UTC; the answer lists the last two in `notices` (and a `Note:` line of the text).',
     'To keep the list small, the published schemas leave out what the server checks itself and states in its error',
     '(id prefixes, lengths, counts and ranges, the lead field names); the types below show those checks. The',
     "conventions every tool shares (ids, workspace, paging, fencing, costs) are in the server's instructions.",
@@ -155,21 +159,14 @@ export function renderToolsDoc(tools: readonly ToolDef[]): string {
     'With a client that supports elicitation, the consequential writes marked below ask the person first, and a',
     '`declined` answer means nothing was sent (`--confirm writes` asks for every write, `--confirm never` for none).',
     '',
-    '| toolset | tools |',
-    '|---|---|',
-    ...toolsets.map(
-      (ts) =>
-        `| ${ts} | ${tools
-          .filter((t) => t.toolset === ts)
-          .map((t) => `[\`${t.name}\`](#${t.name})`)
-          .join(', ')} |`,
-    ),
+    ...toolsetTable(tools, (t) => `[\`${t.name}\`](#${t.name})`),
     '',
-    ...toolsets.flatMap((ts) => [`## ${ts}`, '', ...tools.filter((t) => t.toolset === ts).flatMap(toolSection)]),
+    ...byToolset(tools).flatMap(([ts, list]) => [`## ${ts}`, '', ...list.flatMap(toolSection)]),
   ].join('\n');
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   writeFileSync(TOOLS_DOC, renderToolsDoc(ALL_TOOLS));
-  process.stderr.write(`wrote ${TOOLS_DOC}\n`);
+  writeFileSync(README, renderReadme(readFileSync(README, 'utf8'), ALL_TOOLS));
+  process.stderr.write(`wrote ${TOOLS_DOC} and the tool parts of ${README}\n`);
 }

@@ -7,6 +7,7 @@
  *   npm run bench -- --only toollist     the tool list's bytes and listing time
  *   npm run bench -- --only fence        adversarial outsider text: fence check, HTML to text, list_leads
  *   npm run bench -- --only desk         the reply desk's bytes and first render in headless Chromium
+ *   npm run bench -- --only http-scale   one HTTP instance: memory per idle session, 1,000 sessions, calls/s at 50 clients
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
@@ -24,6 +25,7 @@ const SECTIONS: Record<string, () => Promise<Section[]>> = {
   watch: async () => (await import('./watch.js')).watch(),
   fence: async () => (await import('./fence.js')).fence(),
   desk: async () => (await import('./desk.js')).desk(),
+  'http-scale': async () => (await import('./http-scale.js')).httpScale(),
 };
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type IdKind, idShape, isId } from './ids.js';
 import { LEAD_STATUS_INPUT, closed } from './enums.js';
-import { isDay } from './params.js';
+import { dayProblem, explainedString } from './dates.js';
 
 /**
  * Request bodies, strict: an unknown field is refused (general rule 5). Size limits the
@@ -21,7 +21,7 @@ export function bodyId(kind: IdKind) {
   return z.string().refine((v) => isId(kind, v), { message: `must be ${idShape(kind)}`, params: { api_code: 'invalid_id' } });
 }
 
-const day = z.string().refine(isDay, { message: 'must be a calendar day YYYY-MM-DD' });
+const day = explainedString(dayProblem);
 const wallClock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be a wall-clock time HH:MM (24-hour)' });
 
 export const bodies = {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Endpoint, WindowRule } from './endpoints.js';
-import { type WireCode, isDay } from './params.js';
+import { isDay } from './dates.js';
+import type { WireCode } from './params.js';
 
 /**
  * The checks the client makes before sending and the sandbox makes on arrival, written

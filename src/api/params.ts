@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateTimeProblem, dayProblem, explainedString, isDateTime, isDay } from './dates.js';
 import { type IdKind, idSchema, idShape, isId } from './ids.js';
 
 /**
@@ -18,19 +19,8 @@ export interface Param<T = unknown> {
 
 const ok = <T>(value: T): WireResult<T> => ({ ok: true, value });
 const fail = (code: WireCode, message: string): WireResult<never> => ({ ok: false, code, message });
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
-
-export function isDay(s: string): boolean {
-  if (!DAY.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}
-/** A date-time whose date exists: Date.parse alone rolls 2026-02-30 over into March. */
-export function isDateTime(s: string): boolean {
-  return DATE_TIME.test(s) && isDay(s.slice(0, 10)) && !Number.isNaN(Date.parse(s));
-}
+/** A date value as read from the wire: itself, or the sentence on what is wrong with it. */
+const wireOf = (raw: string, problem: string | null): WireResult<string> => (problem === null ? ok(raw) : fail('invalid_request', problem));
 
 export const p = {
   /** Page size: 1..max; larger values are clamped by the service, smaller are refused. */
@@ -131,27 +121,29 @@ export const p = {
   day(): Param<string> {
     return {
       kind: 'day',
-      input: z.string().refine(isDay, { message: 'must be a calendar day YYYY-MM-DD' }),
+      input: explainedString(dayProblem),
       toWire: (v) => v,
-      fromWire: (raw) => (isDay(raw) ? ok(raw) : fail('invalid_request', 'must be a calendar day YYYY-MM-DD')),
+      fromWire: (raw) => wireOf(raw, dayProblem(raw)),
     };
   },
   dateTime(): Param<string> {
     return {
       kind: 'dateTime',
-      input: z.string().refine(isDateTime, { message: 'must be an ISO 8601 date-time, e.g. 2026-01-31T09:00:00Z' }),
+      input: explainedString(dateTimeProblem),
       toWire: (v) => v,
-      fromWire: (raw) => (isDateTime(raw) ? ok(raw) : fail('invalid_request', 'must be an ISO 8601 date-time, e.g. 2026-01-31T09:00:00Z')),
+      fromWire: (raw) => wireOf(raw, dateTimeProblem(raw)),
     };
   },
   /** Day or date-time, for the insights windows. */
   dayOrDateTime(): Param<string> {
     const good = (s: string) => isDay(s) || isDateTime(s);
+    // A value of a day's length is told about as a day, anything longer as a date-time.
+    const problem = (s: string) => (good(s) ? null : s.length <= 10 ? dayProblem(s) : dateTimeProblem(s));
     return {
       kind: 'dayOrDateTime',
-      input: z.string().refine(good, { message: 'must be YYYY-MM-DD or an ISO 8601 date-time' }),
+      input: explainedString(problem),
       toWire: (v) => v,
-      fromWire: (raw) => (good(raw) ? ok(raw) : fail('invalid_request', 'must be YYYY-MM-DD or an ISO 8601 date-time')),
+      fromWire: (raw) => wireOf(raw, problem(raw)),
     };
   },
   text(min: number, max: number): Param<string> {

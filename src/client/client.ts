@@ -267,7 +267,7 @@ export class ReplyInboxClient {
           if (this.closed) throw new CancelledError(e.name, 'no');
           throw err;
         }
-        if (result.ok) return this.shape<T>(p, result.res, attempt);
+        if (result.ok) return this.shape<T>(p, opts, result.res, attempt);
         const failure = result.error instanceof AbortedExchange ? aborted(result.error.sent) : result.error;
         if (failure instanceof ApiError) Object.assign(failure, { attempts: attempt });
         const d = decide(e, failure, attempt, this.retry);
@@ -309,11 +309,13 @@ export class ReplyInboxClient {
   /**
    * A write that may have been applied is reported as such, never resent. A 5xx counts
    * for a write that is not idempotent: a gateway may answer it after the API did the work.
+   * A 408 counts for every write: a proxy gives up waiting, not the API.
    */
   private final(p: Prepared, opts: CallOptions, err: ReplyInboxError): ReplyInboxError {
     if (p.endpoint.write && (err instanceof NetworkError || err instanceof TimeoutError) && err.sent === 'maybe') {
       return this.unknownOutcome(p, opts, err);
     }
+    if (p.endpoint.write && err instanceof ApiError && err.status === 408) return this.unknownOutcome(p, opts, err);
     if (p.endpoint.write && !p.endpoint.idempotent && err instanceof ApiError && err.status >= 500) return this.unknownOutcome(p, opts, err);
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) this.cache.forget('get_me ');
     return err;
@@ -354,7 +356,7 @@ export class ReplyInboxClient {
     }
   }
 
-  private shape<T>(p: Prepared, res: HttpResponse, attempts: number): CallResult<T> {
+  private shape<T>(p: Prepared, opts: CallOptions, res: HttpResponse, attempts: number): CallResult<T> {
     const e = p.endpoint;
     const base = { status: res.status, headers: res.headers, buckets: p.buckets, attempts, rateLimit: readRateInfo(res.headers) };
     if (e.returns === 'binary' && !(res.headers['content-type'] ?? '').includes('application/json')) {
@@ -367,13 +369,15 @@ export class ReplyInboxClient {
     try {
       data = res.body.length ? parseJson(res.body) : null;
     } catch {
-      throw new ApiError({
+      const err = new ApiError({
         status: res.status,
         code: 'invalid_response',
         message: `${e.name} answered with a body that is not JSON.`,
         endpoint: e.name,
         attempts,
       });
+      // A write answered 2xx was most likely applied, whatever came with the status.
+      throw e.write ? this.unknownOutcome(p, opts, err) : err;
     }
     if (e.tellsLimits) this.applyMe(data);
     return { ...base, data: data as T };

@@ -177,7 +177,9 @@ export class LimiterUnavailableError extends ReplyInboxError {
 function lostBy(cause: ReplyInboxError): string {
   if (cause.code === 'timeout') return 'the timeout';
   const status = (cause as { status?: unknown }).status;
-  return typeof status === 'number' ? `the answer HTTP ${status} (${cause.code}) came back` : 'the connection failed';
+  if (typeof status !== 'number') return 'the connection failed';
+  if (cause.code === 'invalid_response') return `its answer (HTTP ${status}) came back unreadable (not JSON)`;
+  return `the answer HTTP ${status} (${cause.code}) came back`;
 }
 
 /** The caller's AbortSignal fired. `sent` says whether the request may have reached the service. */

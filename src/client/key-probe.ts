@@ -2,7 +2,7 @@ import { ENDPOINT_BY_NAME } from '../api/endpoints.js';
 import type { Me } from '../api/resources.js';
 import { apiErrorOf, parseJson, tooLargeError } from './answers.js';
 import type { CallResult } from './call-types.js';
-import { ApiError } from './errors.js';
+import { ApiError, NetworkError } from './errors.js';
 import { DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, Http, type Timeouts } from './http.js';
 import { readRateInfo } from './limiter/rate-headers.js';
 
@@ -30,13 +30,11 @@ export class KeyProbe {
     // pattern of every known secret, which for a flood of made-up keys cost 257 MB of RSS and
     // 13x the time over 3,000 keys. Its key shape is still redacted, and a refusal goes back
     // only to the caller who sent the key.
-    const res = await this.http.send({
-      endpoint: GET_ME.name,
-      method: 'GET',
-      path: '/v1/me',
-      headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json', 'user-agent': this.userAgent },
-      signal,
-      maxBodyBytes: DEFAULT_BODY_LIMITS.json,
+    const res = await this.send(apiKey, signal).catch((e: unknown) => {
+      // A pooled connection the API closed while idle fails the request it was given; a GET is
+      // safe to send again, once, on a fresh one (a busy server's timers run late).
+      if (e instanceof NetworkError && !signal.aborted) return this.send(apiKey, signal);
+      throw e;
     });
     if (res.tooLarge) throw tooLargeError(GET_ME, res);
     if (res.status >= 400) throw apiErrorOf(GET_ME, res);
@@ -47,6 +45,17 @@ export class KeyProbe {
       throw new ApiError({ status: res.status, code: 'invalid_response', message: 'get_me answered with a body that is not JSON.', endpoint: GET_ME.name });
     }
     return { data: data as Me, status: res.status, headers: res.headers, buckets: [GET_ME.bucket], attempts: 1, rateLimit: readRateInfo(res.headers) };
+  }
+
+  private send(apiKey: string, signal: AbortSignal) {
+    return this.http.send({
+      endpoint: GET_ME.name,
+      method: 'GET',
+      path: '/v1/me',
+      headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json', 'user-agent': this.userAgent },
+      signal,
+      maxBodyBytes: DEFAULT_BODY_LIMITS.json,
+    });
   }
 
   close(): Promise<void> {

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { htmlToText } from '../api/text.js';
+import { hashSecret } from './auth.js';
+import { SANDBOX_KEYS, type SandboxKeyName } from './seed/keys.js';
 import { paragraphsToHtml } from './seed/conversations.js';
 import { previewOf } from './seed/leads.js';
 import { iso } from './seed/time.js';
@@ -82,4 +84,26 @@ export function simulateInboundReply(store: Store, leadId: string, at?: Date, pa
     thread_index: conversation[conversation.length - 1]?.thread_index ?? 0,
   });
   return reply;
+}
+
+/**
+ * A new live key like one of the fixed keys (same owner, reach and scopes) but with an id,
+ * secret and rate buckets of its own: for tests and benchmarks that need many keys (a
+ * made-up key is refused). Returns the key string; the store keeps only its hash.
+ */
+export function issueKey(store: Store, like: SandboxKeyName = 'rep'): string {
+  const model = store.keysByHash.get(hashSecret(SANDBOX_KEYS[like]));
+  if (!model) throw new Error(`no key like ${like}`);
+  const handle = randomBytes(4).toString('hex');
+  const secret = `rik_live_${handle}_${randomBytes(16).toString('hex')}`;
+  store.keysByHash.set(hashSecret(secret), {
+    ...model,
+    id: `key_${handle}`,
+    name: `issued key ${handle}`,
+    handle,
+    secret_hash: hashSecret(secret),
+    last_used_at: null,
+    description: `Issued like the ${like} key`,
+  });
+  return secret;
 }

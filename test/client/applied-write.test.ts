@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/client/index.js';
 import { sandboxBehindGateway } from '../helpers/behind-gateway.js';
 import type { GatewayFault } from '../../scripts/harness/gateway.js';
+import { errorBody } from '../../src/mcp/errors.js';
 import { client, sandbox } from './helpers.js';
 
 const env = sandboxBehindGateway(() => sandbox());
@@ -54,4 +55,36 @@ describe('A write that is not idempotent, answered 5xx or cut after the API appl
     expect(r.status).toBe(200);
     expect(r.attempts).toBe(2);
   });
+});
+
+describe('A write answered 201 with an HTML body, or 408, may have been applied: outcome_unknown naming the check, never "Try again later"', () => {
+  for (const fault of [201, 408] as const) {
+    for (const [endpoint, read, field] of [
+      ['create_task', 'list_tasks', 'notes'],
+      ['mark_read', 'get_lead', null],
+    ] as const) {
+      it(`${endpoint} answered ${fault}${fault === 201 ? ' with HTML' : ''} by a gateway`, async () => {
+        const { client: c } = client(env.sb, { baseUrl: env.gw.url, retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 5 } });
+        await c.me();
+        const lead = env.sb.store.leads.inGroup('acme')[6]!;
+        const sentBefore = env.gw.requests.length;
+        env.gw.fault = (method) => (method === 'POST' ? fault : null);
+        const req = field ? { path: ws, body: { lead_id: lead.id, [field]: `answered-${fault}` } } : { path: { ...ws, lead_id: lead.id } };
+        const err = await c.call(endpoint, req).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        env.gw.fault = () => null;
+        await c.close();
+        expect(err).toBeInstanceOf(OutcomeUnknownError);
+        expect((err as Error).message).toMatch(/may have been applied/);
+        if (fault === 201) expect((err as Error).message).toContain('came back unreadable (not JSON)');
+        const body = errorBody(err, endpoint);
+        expect(body.error.code).toBe('outcome_unknown');
+        expect(body.next_step).not.toMatch(/try again later/i);
+        if (endpoint === 'create_task') expect(body.next_step).toContain(`Check with ${read} (workspace=acme lead_id=${lead.id})`);
+        expect(env.gw.requests.slice(sentBefore).filter((r) => r.startsWith('POST'))).toHaveLength(1);
+      });
+    }
+  }
 });

@@ -164,3 +164,16 @@ describe('Authentication rule 9: mobile sessions (shapes are our choice, docs/sp
     expect(none.status).toBe(404);
   });
 });
+
+describe('control.issueKey: more keys than the fixed ones, for tests and benchmarks of many keys', () => {
+  it('an issued key answers /v1/me like its model, under an id of its own', async () => {
+    const key = api.sandbox.control.issueKey('rep');
+    const r = await api.get('/v1/me', { authorization: `Bearer ${key}` });
+    const model = await api.get('/v1/me', { key: 'rep' });
+    expect(r.status).toBe(200);
+    expect(r.body.key.id).not.toBe(model.body.key.id);
+    expect(r.body.key.scopes).toEqual(model.body.key.scopes);
+    expect(r.body.user).toEqual(model.body.user);
+    expect(JSON.stringify([...api.sandbox.store.keysByHash.values()])).not.toContain(key);
+  });
+});

@@ -84,6 +84,7 @@ describe("Templates: the newest leads, a lead, its conversation, the workspace's
     const byUri = Object.fromEntries(resourceTemplates.map((t) => [t.uriTemplate, t.mimeType]));
     expect(byUri).toEqual({
       'inbox://{workspace}/leads': 'application/json',
+      'inbox://{workspace}/leads{?since}': 'application/json',
       [LEAD_TPL]: 'application/json',
       [CONVERSATION_TPL]: 'text/markdown',
       'inbox://{workspace}/playbook': 'text/markdown',

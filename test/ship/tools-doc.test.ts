@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { publishedTool } from '../../src/mcp/server.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { TOOLS_DOC, renderToolsDoc, returnsOf, typeOf } from '../../scripts/gen-tools-doc.js';
+import { README, handWritten, readmeParts, renderReadme } from '../../scripts/readme-tools.js';
 
 const doc = readFileSync(TOOLS_DOC, 'utf8');
 
@@ -23,6 +24,33 @@ describe('docs/tools.md is generated from the registry by a script; a test fails
     const [first, ...rest] = ALL_TOOLS;
     const changed = [{ ...first!, description: `${first!.description} Changed.` }, ...rest];
     expect(renderToolsDoc(changed)).not.toBe(doc);
+  });
+});
+
+describe("README's tool count, toolset list and toolset table are generated from the registry; a test fails when they are stale", () => {
+  const readme = readFileSync(README, 'utf8');
+
+  it('README equals what scripts/readme-tools.ts writes now (run `npm run docs:tools` after adding or moving a tool)', () => {
+    expect(readme === renderReadme(readme, ALL_TOOLS), 'README.md is stale: run npm run docs:tools').toBe(true);
+  });
+
+  it('one tool more changes every marked count and the table; each part is marked at least once', () => {
+    const more = [...ALL_TOOLS, { ...ALL_TOOLS[0]!, name: 'scratch_tool' }];
+    const parts = readmeParts(more);
+    const written = renderReadme(readme, more);
+    expect(written.split(`<!-- tools:count -->${more.length}<!-- /tools:count -->`).length - 1).toBe(readme.split('<!-- tools:count -->').length - 1);
+    expect(written).toContain(parts.table);
+    for (const name of Object.keys(parts)) expect(readme, `a <!-- tools:${name} --> marker`).toContain(`<!-- tools:${name}`);
+  });
+
+  it('the README writes no count of tools by hand (outside the markers)', () => {
+    const text = handWritten(readme);
+    const counts = [/\b\d[\d,]*\s+(?:[\w-]+\s+)?tools?\b/g, /\btools?\s*\(\d+\)/g, /\bnot \d+ times\b/g, /\b\d+\s+(?:toolsets|areas)\b/g];
+    expect(counts.flatMap((re) => [...text.matchAll(re)].map((m) => m[0]))).toEqual([]);
+  });
+
+  it('a marker the generator does not know is an error, not silently kept', () => {
+    expect(() => renderReadme('<!-- tools:nope -->x<!-- /tools:nope -->', ALL_TOOLS)).toThrow(/no generator/);
   });
 });
 

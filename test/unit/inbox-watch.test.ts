@@ -66,7 +66,7 @@ describe('the watch polls with updated_since and tells its listeners', () => {
     expect(f.calls).toEqual([{ limit: 100 }]);
     f.reply('lead_b', '2026-11-21T10:00:00Z');
     await advance(20);
-    expect(heard).toEqual([{ workspace: 'acme', leads: ['lead_b'] }]);
+    expect(heard).toEqual([{ workspace: 'acme', leads: ['lead_b'], since: '2026-11-20T10:00:00Z' }]);
     expect(f.calls[1]).toMatchObject({ updated_since: '2026-11-20T10:00:00Z', order: 'asc' });
     // Six intervals more: six polls, each from the new watermark, and nothing heard twice.
     await advance(6 * 20);

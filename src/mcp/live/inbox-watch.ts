@@ -15,6 +15,8 @@ export interface WatchApi extends ApiCaller {
 export interface InboxChange {
   workspace: string;
   leads: string[];
+  /** A poll found them: their newest message is strictly after this (absent for this server's own writes). */
+  since?: string;
 }
 export type ChangeListener = (c: InboxChange) => void;
 
@@ -231,16 +233,16 @@ export class InboxWatch {
       w.cursor = null;
       if (w.newest !== null && later(w.newest, w.watermark)) w.watermark = w.newest;
     }
-    if (changed.length > 0) this.tell(workspace, changed);
+    if (changed.length > 0) this.tell(workspace, changed, String(query.updated_since));
     return more;
   }
 
-  private tell(workspace: string, leads: string[]): void {
+  private tell(workspace: string, leads: string[], since?: string): void {
     const w = this.workspaces.get(workspace);
     if (!w) return;
     for (const l of [...w.listeners]) {
       try {
-        l({ workspace, leads });
+        l({ workspace, leads, ...(since ? { since } : {}) });
       } catch (err) {
         this.o.log.warn({ err, workspace }, 'watch: a listener failed');
       }

@@ -142,7 +142,9 @@ export class Subscriptions {
     const leads = new Set(c.leads);
     for (const [uri, w] of this.uris) {
       if (w.workspace !== c.workspace || (w.lead !== null && !leads.has(w.lead))) continue;
-      this.server.sendResourceUpdated({ uri }).catch((err: unknown) => this.log.debug({ err, uri }, 'resources/updated not delivered'));
+      // A workspace's leads: the notification names the leads and the URI that reads only them.
+      const what = w.lead === null && c.since ? { _meta: { changed_leads: c.leads, changes: URI.leadsSince(c.workspace, c.since) } } : {};
+      this.server.sendResourceUpdated({ uri, ...what }).catch((err: unknown) => this.log.debug({ err, uri }, 'resources/updated not delivered'));
     }
   }
 }

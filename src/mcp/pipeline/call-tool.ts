@@ -12,7 +12,7 @@ import type { Hidden } from '../tool/registry.js';
 import { itemBound } from '../tool/shared-args.js';
 import { Fence } from '../view/fence.js';
 import type { ToolOutput } from '../view/output.js';
-import { fitResult } from '../view/result-budget.js';
+import { byteLength, fitResult } from '../view/result-budget.js';
 import { ownStrings } from '../view/shape.js';
 import { Continuation } from './continuation.js';
 import type { Deleted } from './deleted.js';
@@ -21,6 +21,7 @@ import { keepAlive } from './keep-alive.js';
 import { multiPageApi, multiPageSummary } from './multipage.js';
 import { checkOutput } from './response-check.js';
 import { splitArgs } from './split-args.js';
+import { takeArgs } from './take-args.js';
 import type { UserIds } from './user-ids.js';
 
 /** What a confirmed write keeps of the tool call's deadline for the write itself. */
@@ -68,6 +69,8 @@ interface ParsedCall {
   args: Record<string, unknown>;
   bound: number | undefined;
   allowDuplicate: boolean;
+  /** What the parse step read otherwise than sent (take-args.ts): the answer says it. */
+  notices: string[];
 }
 
 /**
@@ -122,8 +125,9 @@ function parseArguments(tool: ToolDef, rawArgs: unknown): ParsedCall | { refused
   if (rawArgs !== null && typeof rawArgs === 'object' && ![Object.prototype, null].includes(Object.getPrototypeOf(rawArgs))) {
     return { refused: errorResult(new ValidationError('invalid_request', tool.name, "Unknown argument '__proto__'.", '__proto__'), tool.name) };
   }
-  const parsed = tool.input.safeParse(rawArgs ?? {});
-  if (!parsed.success) return { refused: errorResult(argumentError(tool, parsed.error, rawArgs), tool.name) };
+  const taken = takeArgs(tool, rawArgs ?? {});
+  const parsed = tool.input.safeParse(taken.args);
+  if (!parsed.success) return { refused: errorResult(argumentError(tool, parsed.error, taken.args), tool.name) };
   const all = parsed.data as Record<string, unknown>;
   const {
     max_items,
@@ -140,6 +144,7 @@ function parseArguments(tool: ToolDef, rawArgs: unknown): ParsedCall | { refused
     args: tool.multiPage || tool.guarded ? rest : all,
     bound: tool.multiPage ? itemBound({ max_items, all: everything }) : undefined,
     allowDuplicate: allow_duplicate === true,
+    notices: taken.notices,
   };
 }
 
@@ -255,8 +260,9 @@ async function fitAnswer(
   run: { ctx: ToolContext; cont: Continuation; paging: MultiPageApi | null; signal: AbortSignal },
 ): Promise<CallToolResult> {
   const read = run.paging?.envelope();
+  const notes = noticesOf(parsed.notices);
   const shown = await fitResult(out, {
-    budget: deps.maxResultBytes,
+    budget: deps.maxResultBytes - notes.bytes,
     fence: run.ctx.fence,
     own: new Set([...(tool.endpoint.write ? ownStrings(out.args) : []), ...(out.own ?? [])]),
     suffix: read ? multiPageSummary(read) : undefined,
@@ -269,7 +275,17 @@ async function fitAnswer(
       return cursor ? { ...parsed.all, cursor, ...bound } : null;
     },
   });
-  return { content: [{ type: 'text', text: shown.text }, ...(out.extraContent ?? [])], structuredContent: shown.structured };
+  return {
+    content: [{ type: 'text', text: `${shown.text}${notes.text}` }, ...(out.extraContent ?? [])],
+    structuredContent: parsed.notices.length ? { ...shown.structured, notices: parsed.notices } : shown.structured,
+  };
+}
+
+/** The notices of a call as text lines after the answer, and the bytes they take in either form. */
+function noticesOf(notices: readonly string[]): { text: string; bytes: number } {
+  if (notices.length === 0) return { text: '', bytes: 0 };
+  const text = notices.map((n) => `\nNote: ${n}`).join('');
+  return { text, bytes: Math.max(byteLength(text), byteLength(JSON.stringify({ notices }))) };
 }
 
 /** The leads a write names (lead_id, lead_ids): subscribers of those leads hear of the change at once. */

@@ -1,3 +1,5 @@
+import { OutcomeUnknownError } from '../../client/errors.js';
+import { ToolError } from '../errors.js';
 import { DUPLICATE_WINDOW_MS } from '../tool/shared-args.js';
 import type { ToolOutput } from '../view/output.js';
 
@@ -24,8 +26,10 @@ function keyOf(tool: string, workspace: string | null, { workspace: _named, ...a
 /**
  * Agents repeat calls. A create that succeeded is remembered for ten minutes, in this server
  * only, so that the same call again answers with what it made instead of making it twice.
- * An identical call still in flight is waited for. A call whose outcome is unknown is not
- * remembered: that case keeps its own answer (check the list before trying again).
+ * An identical call still in flight is waited for; when it ends with its outcome unknown, the
+ * waiting twin is refused unsent (sending it could store the object twice). A call whose
+ * outcome is unknown is not remembered afterwards: that case keeps its own answer (check the
+ * list before trying again).
  */
 export class RecentCreates {
   private readonly done = new Map<string, Earlier>();
@@ -50,7 +54,7 @@ export class RecentCreates {
     const key = keyOf(tool, workspace, args);
     const pending = opts.always ? undefined : this.inFlight.get(key);
     // Waiting only when a twin is in flight: the check and the claim below stay in one turn.
-    const earlier = opts.always ? undefined : (this.recent(key) ?? (pending ? await pending.catch(() => null) : undefined) ?? undefined);
+    const earlier = opts.always ? undefined : (this.recent(key) ?? (pending ? await settled(tool, pending, this.now) : undefined) ?? undefined);
     if (earlier) return { out: earlier.out, earlier: { secondsAgo: Math.max(0, Math.round((this.now() - earlier.at) / 1000)) } };
     const made = create().then((out) => ({ at: this.now(), out }));
     this.inFlight.set(key, made);
@@ -67,6 +71,23 @@ export class RecentCreates {
     const t = this.now();
     for (const [k, e] of this.done) if (t - e.at >= this.windowMs) this.done.delete(k);
     return this.done.get(key);
+  }
+}
+
+/** What an identical call in flight came to: its output, null when it failed, and a refusal when its outcome is unknown. */
+async function settled(tool: string, pending: Promise<Earlier | null>, now: () => number): Promise<Earlier | null> {
+  const waited = now();
+  try {
+    return await pending;
+  } catch (err) {
+    if (!(err instanceof OutcomeUnknownError)) return null;
+    const ago = Math.max(0, Math.round((now() - waited) / 1000));
+    throw new ToolError(
+      'duplicate_unsettled',
+      tool,
+      `Not sent: an identical ${tool} call in flight in this server ended outcome_unknown (it may have been applied); sending this one too could make it twice. The wait lasted ${ago} s.`,
+      { status: null, next_step: `${err.check} Pass allow_duplicate: true to create another on purpose.` },
+    );
   }
 }
 

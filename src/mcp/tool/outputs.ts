@@ -15,6 +15,10 @@ const shownWith = {
     .looseObject({ count: z.number().int(), budget_bytes: z.number().int(), fetch_rest: z.record(z.string(), z.unknown()).optional() })
     .optional()
     .describe('Items cut to keep the result within the byte budget, and the exact arguments that read them.'),
+  notices: z
+    .array(z.string())
+    .optional()
+    .describe('Arguments this server read otherwise than sent (a limit clamped, a day taken as its start in UTC, a user id taken as its member id).'),
 };
 
 /** A page of a list: the API's envelope, plus what multi-page reads and the result budget add. */

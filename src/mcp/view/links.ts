@@ -7,6 +7,8 @@ import type { ResourceLink } from '@modelcontextprotocol/sdk/types.js';
 export const URI = {
   capabilities: 'inbox://capabilities',
   leads: (workspace: string) => `inbox://${workspace}/leads`,
+  /** The leads whose newest message is strictly after `since`: what changed since a read. */
+  leadsSince: (workspace: string, since: string) => `inbox://${workspace}/leads?since=${encodeURIComponent(since)}`,
   lead: (workspace: string, lead: string) => `inbox://${workspace}/leads/${lead}`,
   conversation: (workspace: string, lead: string) => `inbox://${workspace}/leads/${lead}/conversation`,
   playbook: (workspace: string) => `inbox://${workspace}/playbook`,
@@ -17,6 +19,7 @@ export const URI = {
 /** The same addresses as RFC 6570 templates, for resources/templates/list. */
 export const TEMPLATE = {
   leads: 'inbox://{workspace}/leads',
+  leadsSince: 'inbox://{workspace}/leads{?since}',
   lead: 'inbox://{workspace}/leads/{lead}',
   conversation: 'inbox://{workspace}/leads/{lead}/conversation',
   playbook: 'inbox://{workspace}/playbook',

@@ -23,6 +23,29 @@ const LEADS_FIELDS = [
   'last_message_direction',
 ];
 
+/** A list_leads page as the leads resources show it. */
+export interface LeadsPage {
+  data: Row[];
+  has_more?: boolean;
+  next_cursor?: string | null;
+}
+
+/** The rows of a page with the fields the leads resources show. */
+export const leadRows = (page: LeadsPage): Row[] => (page.data ?? []).map((l) => Object.fromEntries(LEADS_FIELDS.filter((f) => f in l).map((f) => [f, l[f]])));
+
+/** The resource's JSON: the note, the rows (outside text fenced) and what the view adds around them. */
+export function leadsBody(ws: string, rows: Row[], around: Row = {}): string {
+  const fence = new Fence();
+  return JSON.stringify({ note: UNTRUSTED_NOTE, workspace: ws, ...around, leads: fenceDeep(dropEmpty(rows), fence) });
+}
+
+/** The newest last_message_at of some rows: a later read asks for what came after it. */
+export const newestOf = (rows: Row[]): string | null =>
+  rows.reduce<string | null>(
+    (n, r) => (typeof r.last_message_at === 'string' && (n === null || Date.parse(r.last_message_at) > Date.parse(n)) ? r.last_message_at : n),
+    null,
+  );
+
 /** inbox://{workspace}/leads: the newest leads as JSON, the one a live inbox subscribes to. */
 export function registerLeads(kit: ResourceKit): void {
   const { mcp, access } = kit;
@@ -34,15 +57,21 @@ export function registerLeads(kit: ResourceKit): void {
     }),
     {
       title: 'Newest leads',
-      description: `The ${LISTED_LEADS} leads with the newest messages, as JSON; subscribe to hear of new replies and changed leads. Text leads wrote is fenced as untrusted.`,
+      description: `The ${LISTED_LEADS} leads with the newest messages, as JSON; subscribe to hear of new replies and changed leads, then read its "changes" URI for only the leads with a newer message. Text leads wrote is fenced as untrusted.`,
       mimeType: JSON_TYPE,
     },
     kit.guarded('leads resource', async (uri, vars, extra) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const r = await access.api.call('list_leads', { path: { workspace: ws }, query: { limit: LISTED_LEADS }, signal: extra.signal });
-      const rows = ((r.data as { data: Row[] }).data ?? []).map((l) => Object.fromEntries(LEADS_FIELDS.filter((f) => f in l).map((f) => [f, l[f]])));
-      const fence = new Fence();
-      const body = (v: Row[]) => JSON.stringify({ note: UNTRUSTED_NOTE, workspace: ws, leads: fenceDeep(dropEmpty(v), fence) });
+      const page = r.data as LeadsPage;
+      const rows = leadRows(page);
+      const newest = newestOf(rows);
+      const around: Row = {
+        // After a notification, this reads only the leads with a newer message than these.
+        ...(newest ? { changes: URI.leadsSince(ws, newest) } : {}),
+        ...(page.has_more && page.next_cursor ? { older: { tool: 'list_leads', arguments: { workspace: ws, cursor: page.next_cursor } } } : {}),
+      };
+      const body = (v: Row[]) => leadsBody(ws, v, around);
       // A lead with a 30,000-character name has its long fields shortened rather than failing the whole read.
       const fitted = within(body(rows), kit.budget()) ? rows : (shortenToFit(rows, (v) => within(body(v), kit.budget())) ?? rows);
       return text(uri, JSON_TYPE, withinBudget(body(fitted), kit.budget(), 'leads resource'));

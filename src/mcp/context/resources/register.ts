@@ -6,6 +6,7 @@ import { registerConversation } from './conversation.js';
 import { resourceKit } from './kit.js';
 import { registerLead } from './lead.js';
 import { registerLeads } from './leads.js';
+import { registerLeadsSince } from './leads-since.js';
 import { registerPlaybook } from './playbook.js';
 import { registerRosters } from './rosters.js';
 
@@ -17,5 +18,6 @@ import { registerRosters } from './rosters.js';
  */
 export function registerResources(mcp: McpServer, access: InboxAccess, log: Logger): void {
   const kit = resourceKit(mcp, access, log);
-  for (const register of [registerLeads, registerLead, registerConversation, registerPlaybook, registerRosters, registerCapabilities]) register(kit);
+  for (const register of [registerLeadsSince, registerLeads, registerLead, registerConversation, registerPlaybook, registerRosters, registerCapabilities])
+    register(kit);
 }

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { isDay } from '../../api/dates.js';
+import type { ToolDef } from '../tool/define.js';
+
+/**
+ * The parse step's first part: arguments in the forms agents send, read as the tool's schema
+ * takes them, so that a form whose meaning is plain costs no retry. The published schemas stay
+ * as they are (every turn pays for their bytes); what changed the call is told in the answer.
+ */
+export interface Taken {
+  args: unknown;
+  /** One sentence for each value read otherwise than sent, for the answer's `notices`. */
+  notices: string[];
+}
+
+/** A schema under its optional, nullable and default wrappers. */
+function bare(s: z.ZodType): z.ZodType {
+  let t = s;
+  while (t instanceof z.ZodOptional || t instanceof z.ZodNullable || t instanceof z.ZodDefault) t = t.unwrap() as z.ZodType;
+  return t;
+}
+
+const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** One argument as the schema takes it, with the notice it needs; undefined drops it. */
+function takeOne(tool: ToolDef, name: string, value: unknown, notices: string[]): unknown {
+  const schema = tool.input.shape[name] as z.ZodType | undefined;
+  if (!schema) return value;
+  const kind = tool.endpoint.query[name]?.kind;
+  // The end of a list shows next_cursor null: sent back, it means the first page.
+  if (kind === 'cursor' && value === null) return undefined;
+  const inner = bare(schema);
+  // The service clamps a page size above its most (Pagination); the answer says it did.
+  if (kind === 'limit' && inner instanceof z.ZodNumber && typeof value === 'number' && Number.isInteger(value)) {
+    const max = inner.maxValue;
+    if (max !== null && Number.isFinite(max) && value > max) {
+      notices.push(`limit ${value} is more than one page holds: ${max} was used.`);
+      return max;
+    }
+  }
+  if (kind === 'dateTime' && typeof value === 'string' && isDay(value)) {
+    notices.push(`${name} ${value} is a day: taken as its start in UTC, ${value}T00:00:00Z.`);
+    return `${value}T00:00:00Z`;
+  }
+  // A list of one, sent as the one value.
+  if (inner instanceof z.ZodArray && isScalar(value)) return [value];
+  return value;
+}
+
+/** The arguments with each value in the form the schema takes, where its meaning is plain. */
+export function takeArgs(tool: ToolDef, raw: unknown): Taken {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { args: raw, notices: [] };
+  const notices: string[] = [];
+  const args: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    const v = takeOne(tool, name, value, notices);
+    // Defined, not assigned: a "__proto__" key stays a key, for the schema to refuse.
+    if (v !== undefined) Object.defineProperty(args, name, { value: v, enumerable: true, writable: true, configurable: true });
+  }
+  return { args, notices };
+}
