@@ -2,7 +2,6 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { annotationsFor } from './annotations.js';
 import type { ToolDef } from './define.js';
-import { emptiesOptional } from './droppable.js';
 import { portableSchema } from './portable.js';
 
 /** A tool as tools/list publishes it. */
@@ -69,7 +68,7 @@ export function publishedTool(t: ToolDef): PublishedTool {
       title: t.title,
       description: t.description,
       inputSchema: jsonSchemaOf(t.input, 'input', lean) as PublishedTool['inputSchema'],
-      outputSchema: emptiesOptional(jsonSchemaOf(t.output, 'output')) as PublishedTool['outputSchema'],
+      outputSchema: jsonSchemaOf(t.output, 'output') as PublishedTool['outputSchema'],
       annotations: annotationsFor(t.endpoint, t.title),
     };
     cache.set(t, p);
