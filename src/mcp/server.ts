@@ -11,6 +11,7 @@ import { errorBody, isUpstreamFailure } from './errors.js';
 import { checkedApi } from './pipeline/response-check.js';
 import { Notices } from './notices.js';
 import { registerPrompts } from './context/prompts.js';
+import { bindSessionAccess } from './context/session-access.js';
 import { type Hidden, type Selection, selectTools } from './tool/registry.js';
 import { registerResources } from './context/resources/register.js';
 import { publishedTool } from './tool/publish.js';
@@ -104,6 +105,8 @@ export class InboxServer {
     const deps = this.callDeps();
     server.setRequestHandler(CallToolRequestSchema, (req, extra) => callTool(deps, req.params.name, req.params.arguments, extra));
     const access = this.access();
+    // Prompts' and templates' completers are shared by every session: they find this one's access per request.
+    bindSessionAccess(server, access);
     registerResources(this.mcp, access, o.log);
     registerPrompts(this.mcp, access);
     const desk = registerDesk(this.mcp);

@@ -6,6 +6,7 @@ import { readError } from '../../errors.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../../view/result-budget.js';
 import { type InboxAccess, hasScope } from '../access.js';
 import { completeLead, completeWorkspace } from '../completions.js';
+import { sessionCompleter } from '../session-access.js';
 
 export type Extra = { signal: AbortSignal };
 export type Row = Record<string, unknown>;
@@ -35,9 +36,13 @@ export interface ResourceKit {
   forDefault(scope: string, entry: (ws: string) => Resource | Promise<Resource[]>): () => Promise<{ resources: Resource[] }>;
   /** The byte budget of one read. */
   budget(): number;
-  workspaceOnly: { workspace: ReturnType<typeof completeWorkspace> };
-  leadVars: { workspace: ReturnType<typeof completeWorkspace>; lead: ReturnType<typeof completeLead> };
+  workspaceOnly: typeof WORKSPACE_ONLY;
+  leadVars: typeof LEAD_VARS;
 }
+
+/** The templates' completers, shared by every session: each finds the answering session's access. */
+const WORKSPACE_ONLY = { workspace: sessionCompleter(completeWorkspace, [] as string[]) };
+const LEAD_VARS = { ...WORKSPACE_ONLY, lead: sessionCompleter(completeLead, [] as string[]) };
 
 export function resourceKit(mcp: McpServer, access: InboxAccess, log: Logger): ResourceKit {
   return {
@@ -66,7 +71,7 @@ export function resourceKit(mcp: McpServer, access: InboxAccess, log: Logger): R
       }
     },
     budget: () => access.maxResultBytes?.() ?? DEFAULT_MAX_RESULT_BYTES,
-    workspaceOnly: { workspace: completeWorkspace(access) },
-    leadVars: { workspace: completeWorkspace(access), lead: completeLead(access) },
+    workspaceOnly: WORKSPACE_ONLY,
+    leadVars: LEAD_VARS,
   };
 }
