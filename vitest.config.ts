@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
  * unit, contract and client run the TypeScript sources and start at once. The others run the
  * built binaries: their global setup builds dist/ first, only when a source is newer than
  * the last build (scripts/build-stamp.ts). cluster needs redis-server on the PATH; registry
- * needs the npm registry (npx fetches the MCP Inspector).
+ * needs the npm registry (npx fetches the MCP Inspector, and Node 22 for the conformance suite).
  */
 const shared = {
   // Ends whatever a test or a file started and left running (scripts/harness/processes.ts).
@@ -22,7 +22,7 @@ const fromDist = (name: string, include: string[], exclude: string[] = []) => ({
 });
 
 /** They fetch from the npm registry (or npm's cache): npx of the Inspector, npm install of the packed tarball. */
-const REGISTRY = ['test/ship/inspector.test.ts', 'test/ship/pack.test.ts', 'test/ship/readme-clients.test.ts'];
+const REGISTRY = ['test/ship/conformance.test.ts', 'test/ship/inspector.test.ts', 'test/ship/pack.test.ts', 'test/ship/readme-clients.test.ts'];
 
 export default defineConfig({
   test: {

@@ -2,12 +2,12 @@
  * The one place secrets are taken out of text: tool results, errors and logs all pass
  * through here. Two nets: the shape of any API key or session token, and the server's
  * own known secrets (its API key, the --http-token, each HTTP client's bearer key),
- * matched whatever their case, wherever they start or end, and in percent- or
- * JSON-escaped form.
+ * matched whatever their case, wherever they start or end, in percent-encoded (once or
+ * twice), JSON-escaped or base64 form.
  */
 
-/** The shape of an API key or a session token; a separator may be percent- or JSON-escaped. */
-const SEP = '(?:_|%5f|\\\\u005f)';
+/** The shape of an API key or a session token; a separator may be percent-encoded (once or twice) or JSON-escaped. */
+const SEP = '(?:_|%5f|%255f|\\\\u005f)';
 const KEY_SHAPE = new RegExp(`(rik${SEP}[a-z]+${SEP}[a-z0-9]{8})${SEP}[a-z0-9]{32}|rims${SEP}[a-z0-9]{40}`, 'gi');
 
 /** Known secrets, each with how many holders keep it (two clients may share one key). */
@@ -16,18 +16,39 @@ const known = new Map<string, number>();
 let knownPattern: RegExp | null = null;
 let stale = false;
 
-/** One character as the text may carry it: itself (any case), its percent-encoded bytes, its JSON escape. */
+const escaped = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+
+/** One character as the text may carry it: itself (any case), its percent-encoded bytes (once or twice), its JSON escape. */
 function charPattern(ch: string): string {
-  const literal = ch.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-  const percent = [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+  const hex = [...Buffer.from(ch, 'utf8')].map((b) => b.toString(16).padStart(2, '0'));
+  const percent = hex.map((h) => `%${h}`).join('');
+  const twice = hex.map((h) => `%25${h}`).join('');
   const code = ch.codePointAt(0)!;
   const json = code <= 0xffff ? `|\\\\u${code.toString(16).padStart(4, '0')}` : '';
-  return `(?:${literal}|${percent}${json}${ch === ' ' ? '|\\+' : ''})`;
+  return `(?:${escaped(ch)}|${percent}|${twice}${json}${ch === ' ' ? '|\\+' : ''})`;
+}
+
+/**
+ * What any base64 (or base64url) text holding the secret must contain, for each of the three
+ * alignments the secret can have: the groups made of the secret's bytes only.
+ */
+function base64Patterns(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const out: string[] = [];
+  for (let shift = 0; shift < 3; shift++) {
+    const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    const whole = Math.floor((shift + bytes.length) / 3) * 4;
+    const part = b64.slice(shift > 0 ? 4 : 0, whole);
+    // Long enough not to strike ordinary text; `+` and `/` may be base64url's `-` and `_`.
+    if (part.length >= 12) out.push([...part].map((c) => (c === '+' ? '[+-]' : c === '/' ? '[/_]' : escaped(c))).join(''));
+  }
+  return out;
 }
 
 function pattern(): RegExp | null {
   if (stale) {
-    knownPattern = known.size === 0 ? null : new RegExp([...known.keys()].map((s) => [...s].map(charPattern).join('')).join('|'), 'gi');
+    const forms = [...known.keys()].flatMap((s) => [[...s].map(charPattern).join(''), ...base64Patterns(s)]);
+    knownPattern = forms.length === 0 ? null : new RegExp(forms.join('|'), 'gi');
     stale = false;
   }
   return knownPattern;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESK_URI } from '../src/mcp/app/constants.js';
 import { defineTool } from '../src/mcp/tool/define.js';
-import { listOf, listOutput, objectOf, withEffects, writeOutput } from '../src/mcp/tool/outputs.js';
+import { listOf, listOutput, membersOutput, objectOf, withEffects, writeOutput } from '../src/mcp/tool/outputs.js';
 import { leadResource } from '../src/api/resources.js';
 import { runProjected } from './support/project.js';
 import { viewOutput } from './support/compact.js';
@@ -71,7 +71,7 @@ export const leadTools = [
     endpoint: 'get_assignees',
     title: "Get a lead's assignees",
     description: 'Who a lead is assigned to, how (auto or manual) and when.',
-    output: listOf('member'),
+    output: membersOutput(),
   }),
   defineTool({
     endpoint: 'set_assignees',

@@ -1,5 +1,5 @@
 import { defineTool } from '../src/mcp/tool/define.js';
-import { listOf, objectOf } from '../src/mcp/tool/outputs.js';
+import { listOf, membersOutput, objectOf } from '../src/mcp/tool/outputs.js';
 
 export const workspaceTools = [
   defineTool({
@@ -31,7 +31,7 @@ export const workspaceTools = [
   defineTool({
     endpoint: 'list_members',
     title: 'List workspace members',
-    description: 'People of a workspace (assigned reps, active admins) with their member ids.',
-    output: listOf('member'),
+    description: 'People of a workspace (reps, active admins): member id and user_id of each.',
+    output: membersOutput(),
   }),
 ];

@@ -1,8 +1,8 @@
 /**
  * The MCP conformance suite (@modelcontextprotocol/conformance) against the built server over
  * Streamable HTTP. Its 0.1.16 needs Node 22 (fs.globSync), while this project runs on Node 20:
- * the suite runs under a pinned Node 22 fetched from the npm registry by npx (`node@…`, the
- * npm package that carries the Node binary), and nothing else changes Node.
+ * on an older Node the suite runs under a pinned Node 22 fetched from the npm registry by npx
+ * (`node@…`, the npm package that carries the Node binary), and nothing else changes Node.
  *
  * The scenarios are written for servers without authentication; ours requires a credential. A
  * relay in front adds `Authorization` and passes Host and Origin through untouched, so what the
@@ -85,12 +85,18 @@ function readResults(out: string): Results {
   return results;
 }
 
+/** This Node when it is 22 or later (the workflow's Node 22 leg), else the pinned one through npx. */
+function suiteNode(): string[] {
+  return Number(process.versions.node.split('.')[0]) >= 22 ? [process.execPath] : ['npx', '-y', CONFORMANCE_NODE];
+}
+
 /** One run of the suite (the active suite, or one scenario) under the pinned Node 22; its exit code and results. */
 export async function runSuite(url: string, scenario?: string, suite = SUITE): Promise<{ code: number | null; log: string; results: Results }> {
   const out = mkdtempSync(join(tmpdir(), 'conformance-'));
   try {
-    const args = ['-y', CONFORMANCE_NODE, suite, 'server', '--url', url, ...(scenario ? ['--scenario', scenario] : []), '-o', out];
-    const child = spawnTracked('npx', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const args = [suite, 'server', '--url', url, ...(scenario ? ['--scenario', scenario] : []), '-o', out];
+    const [command, ...pre] = suiteNode();
+    const child = spawnTracked(command!, [...pre, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (log += d.toString()));

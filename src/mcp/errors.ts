@@ -70,8 +70,8 @@ const LISTED_BY: Record<string, string> = {
   campaign_id: 'list_campaigns',
   folder_id: 'list_template_folders',
   workspace: 'list_workspaces',
-  host_id: 'get_me',
-  author_id: 'get_me',
+  host_id: 'list_members',
+  author_id: 'list_members',
 };
 
 export interface ToolErrorBody {
@@ -95,10 +95,12 @@ export function nextStep(
   e: { param?: string; required_scope?: string; retry_after?: number; check?: string; bucket?: string; named?: string },
 ): string {
   const p = e.param;
-  const lister = p ? LISTED_BY[p] : undefined;
+  // An item of a list argument (assignee_id.0) is listed by the tool of the whole argument.
+  const top = p?.replace(/\.\d+$/, '');
+  const lister = top ? LISTED_BY[top] : undefined;
   switch (code) {
     case 'invalid_id':
-      return `Pass a valid ${p ?? 'id'}${lister ? `; ${lister} gives real ones` : ''}.`;
+      return `Pass a valid ${top ?? 'id'}${lister ? `; ${lister} gives real ones` : ''}.`;
     case 'invalid_request':
     case 'unsupported_filter':
     case 'unsupported_sort':

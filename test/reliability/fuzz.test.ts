@@ -165,12 +165,14 @@ describe('Fuzz: extra keys and prototype names are unknown arguments', () => {
     }
   });
 
-  it('a __proto__ argument never becomes arguments: what it carries is not sent and pollutes nothing', async () => {
+  it('a __proto__ argument is refused as invalid_request naming it, at the top or nested: nothing sent, nothing polluted', async () => {
     const before = relay.seen.length;
-    const args = JSON.parse('{"__proto__":{"workspace":"globex","include":["sdr_notes"],"polluted":true}}') as Record<string, unknown>;
-    const out = await s.call('get_workspace', args);
-    expect(out.kind).toBe('ok');
-    expect(relay.seen.slice(before).map((x) => x.url)).toEqual(['/v1/workspaces/acme']);
+    for (const raw of ['{"__proto__":{"workspace":"globex","include":["sdr_notes"],"polluted":true}}', '{"include":[{"__proto__":{"polluted":true}}]}']) {
+      const out = await s.call('get_workspace', JSON.parse(raw) as Record<string, unknown>);
+      expect(out.kind).toBe('tool_error');
+      if (out.kind === 'tool_error') expect(out.error).toMatchObject({ code: 'invalid_request', param: '__proto__' });
+    }
+    expect(relay.seen.slice(before)).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });

@@ -156,10 +156,29 @@ export function argumentsFor(schema: JsonSchema): fc.Arbitrary<Record<string, un
   return fc.tuple(fc.tuple(...fields), extras).map(([fs, xs]) => Object.fromEntries([...fs.filter(([, v]) => v !== undefined), ...xs]));
 }
 
-/** A validator of a published input schema, applied to arguments as they travel (JSON). */
+const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/**
+ * The arguments as the server says it reads them (docs/tools.md): cursor null is no cursor, and one
+ * value where the published schema takes an array is a list of one. Written from the published
+ * schema, apart from the server's own code, so the oracle stays independent of it.
+ */
+function asRead(schema: Tool['inputSchema'], args: Record<string, unknown>): Record<string, unknown> {
+  const props = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (name === 'cursor' && value === null && name in props) continue;
+    const read = props[name]?.type === 'array' && isScalar(value) ? [value] : value;
+    // Defined, not assigned: a "__proto__" key stays a key, for the schema to refuse.
+    Object.defineProperty(out, name, { value: read, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** A validator of a published input schema, applied to arguments as they travel (JSON) and as the server reads them. */
 export function inputValidator(schema: Tool['inputSchema']): (args: Record<string, unknown>) => boolean {
   const v = ajv.getValidator(schema as never);
-  return (args) => v(JSON.parse(JSON.stringify(args))).valid;
+  return (args) => v(asRead(schema, JSON.parse(JSON.stringify(args)))).valid;
 }
 
 /** Codes the server answers for arguments its schema refuses. */

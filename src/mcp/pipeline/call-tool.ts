@@ -1,6 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
+import { isWorkspaceSlug } from '../../api/ids.js';
 import { TimeoutError, ValidationError } from '../../client/errors.js';
 import { confirmWrite } from '../confirm/ask.js';
 import type { ConfirmMode } from '../confirm/confirm.js';
@@ -21,7 +22,7 @@ import { keepAlive } from './keep-alive.js';
 import { multiPageApi, multiPageSummary } from './multipage.js';
 import { checkOutput } from './response-check.js';
 import { splitArgs } from './split-args.js';
-import { takeArgs } from './take-args.js';
+import { type People, takeArgs } from './take-args.js';
 import type { UserIds } from './user-ids.js';
 
 /** What a confirmed write keeps of the tool call's deadline for the write itself. */
@@ -82,7 +83,7 @@ interface ParsedCall {
 export async function callTool(deps: CallDeps, name: string, rawArgs: unknown, extra: CallExtra): Promise<CallToolResult> {
   const tool = findTool(deps, name);
   if (!('name' in tool)) return tool.refused;
-  const parsed = parseArguments(tool, rawArgs);
+  const parsed = parseArguments(tool, rawArgs, { ids: deps.userIds, workspace: callWorkspace(deps, tool, rawArgs) });
   if ('refused' in parsed) return parsed.refused;
   const deadlineAt = deps.now() + deps.toolDeadlineMs;
   const api = withDeadline(deps.api, deps.toolDeadlineMs, deadlineAt, deps.now);
@@ -120,12 +121,17 @@ function findTool(deps: CallDeps, name: string): ToolDef | { refused: CallToolRe
 }
 
 /** The tool's strict schema over the arguments; max_items, all and allow_duplicate are the server's, not the tool's. */
-function parseArguments(tool: ToolDef, rawArgs: unknown): ParsedCall | { refused: CallToolResult } {
+function parseArguments(tool: ToolDef, rawArgs: unknown, people: People): ParsedCall | { refused: CallToolResult } {
   // A "__proto__" key, once parsed, becomes the arguments' prototype: refuse it like any unknown argument.
   if (rawArgs !== null && typeof rawArgs === 'object' && ![Object.prototype, null].includes(Object.getPrototypeOf(rawArgs))) {
     return { refused: errorResult(new ValidationError('invalid_request', tool.name, "Unknown argument '__proto__'.", '__proto__'), tool.name) };
   }
-  const taken = takeArgs(tool, rawArgs ?? {});
+  let taken: ReturnType<typeof takeArgs>;
+  try {
+    taken = takeArgs(tool, rawArgs ?? {}, people);
+  } catch (err) {
+    return { refused: errorResult(err, tool.name) };
+  }
   const parsed = tool.input.safeParse(taken.args);
   if (!parsed.success) return { refused: errorResult(argumentError(tool, parsed.error, taken.args), tool.name) };
   const all = parsed.data as Record<string, unknown>;
@@ -146,6 +152,13 @@ function parseArguments(tool: ToolDef, rawArgs: unknown): ParsedCall | { refused
     allowDuplicate: allow_duplicate === true,
     notices: taken.notices,
   };
+}
+
+/** The workspace a call names, or the server's default, before its arguments are parsed (for people ids); null when it has none. */
+function callWorkspace(deps: CallDeps, tool: ToolDef, rawArgs: unknown): string | null {
+  if (!('workspace' in tool.endpoint.pathIds)) return null;
+  const named = rawArgs !== null && typeof rawArgs === 'object' ? (rawArgs as { workspace?: unknown }).workspace : undefined;
+  return isWorkspaceSlug(named) ? named : named === undefined ? (deps.defaultWorkspace() ?? null) : null;
 }
 
 /** What a tool's run receives: the client, the workspace rule, the fence of this answer and progress. */
@@ -230,10 +243,18 @@ async function runTool(
   });
   if (refused) return { refused: errorResult(refused, tool.name) };
   const create = () => (tool.run ? tool.run(ctx, args) : runGeneric(ctx, tool, args));
-  const out = await createOnce(deps, tool, workspace, args, parsed.allowDuplicate, create);
+  const made = await createOnce(deps, tool, workspace, args, parsed.allowDuplicate, create);
+  const out = workspace ? withUserIds(deps.userIds, tool, workspace, made) : made;
   if (tool.endpoint.write && workspace) deps.inboxWatch?.touched(workspace, leadIdsOf(args));
   checkOutput(tool.endpoint, tool.output, out.structured);
   return { ...out, args };
+}
+
+/** A read of members shows each one's user id beside its member id (the server's addition, user-ids.ts). */
+function withUserIds(ids: UserIds, tool: ToolDef, workspace: string, out: ToolOutput): ToolOutput {
+  const e = tool.endpoint;
+  if (e.resource !== 'member' || e.returns !== 'list' || e.write || out.text !== undefined || out.render) return out;
+  return { ...out, structured: { ...out.structured, data: ids.withUserIds(workspace, out.structured.data) } };
 }
 
 /** A guarded create runs unless an identical one succeeded lately; a delete remembers what it deleted; the rest just runs. */

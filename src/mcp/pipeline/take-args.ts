@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { isDay } from '../../api/dates.js';
+import { isId } from '../../api/ids.js';
 import type { ToolDef } from '../tool/define.js';
+import type { UserIds } from './user-ids.js';
 
 /**
  * The parse step's first part: arguments in the forms agents send, read as the tool's schema
@@ -21,6 +23,28 @@ function bare(s: z.ZodType): z.ZodType {
 }
 
 const isScalar = (v: unknown) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** The people ids of the call's workspace, to read a user id where a member id is taken. */
+export interface People {
+  ids: UserIds;
+  workspace: string | null;
+}
+
+/** A slot that takes a two-part member id and refuses a one-part user id (assignee filters, member_ids, insights). */
+const takesMember = (s: z.ZodType) => s.safeParse('usr_a_b').success && !s.safeParse('usr_a').success;
+
+/** A user id where a member id is taken, as that member id of the workspace (user-ids.ts), said in a notice. */
+function asMember(tool: ToolDef, name: string, value: unknown, people: People | undefined, notices: string[]): unknown {
+  const inner = bare(tool.input.shape[name] as z.ZodType);
+  const slot = inner instanceof z.ZodArray ? (inner.element as z.ZodType) : inner;
+  const one = (v: unknown) => {
+    if (!people?.workspace || !isId('user', v) || !takesMember(slot)) return v;
+    const member = people.ids.toMember(tool.name, name, people.workspace, v);
+    notices.push(`${name} ${v} is a user id: taken as its member id in ${people.workspace}, ${member}.`);
+    return member;
+  };
+  return Array.isArray(value) ? value.map(one) : one(value);
+}
 
 /** One argument as the schema takes it, with the notice it needs; undefined drops it. */
 function takeOne(tool: ToolDef, name: string, value: unknown, notices: string[]): unknown {
@@ -47,13 +71,14 @@ function takeOne(tool: ToolDef, name: string, value: unknown, notices: string[])
   return value;
 }
 
-/** The arguments with each value in the form the schema takes, where its meaning is plain. */
-export function takeArgs(tool: ToolDef, raw: unknown): Taken {
+/** The arguments with each value in the form the schema takes, where its meaning is plain; a user id that cannot be read as a member id throws. */
+export function takeArgs(tool: ToolDef, raw: unknown, people?: People): Taken {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { args: raw, notices: [] };
   const notices: string[] = [];
   const args: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(raw)) {
-    const v = takeOne(tool, name, value, notices);
+    const taken = takeOne(tool, name, value, notices);
+    const v = taken !== undefined && name in tool.input.shape ? asMember(tool, name, taken, people, notices) : taken;
     // Defined, not assigned: a "__proto__" key stays a key, for the schema to refuse.
     if (v !== undefined) Object.defineProperty(args, name, { value: v, enumerable: true, writable: true, configurable: true });
   }

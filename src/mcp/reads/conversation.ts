@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { htmlToText } from '../../api/text.js';
+import { redactSecrets } from '../../redact.js';
 import { notFound } from '../errors.js';
 import type { ToolContext } from '../tool/context.js';
 import { type Fence, UNTRUSTED_NOTE } from '../view/fence.js';
@@ -165,7 +166,7 @@ function shapeMessages(messages: ApiMessage[], args: ConversationArgs, single: b
   // A thread repeats its subject ("Re: …") on every message: it is shown where it changes.
   let topic: string | null = null;
   return messages.map((m) => {
-    let body = html ? (m.body_html ?? m.body_text) : (m.body_text ?? (m.body_html ? htmlToText(m.body_html) : null));
+    let body = html ? (m.body_html ?? m.body_text) : (m.body_text ?? (m.body_html ? redactSecrets(htmlToText(m.body_html)) : null));
     let folded = 0;
     if (body && fold && !html) ({ text: body, folded } = foldQuotes(body));
     const chars = body?.length ?? 0;

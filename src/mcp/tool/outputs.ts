@@ -64,4 +64,15 @@ export function batchOutput(single: z.ZodObject) {
 }
 
 export const listOf = (kind: string) => listOutput(resourceOf(kind));
+
+/** A page of members as the server shows them: each record with, added by this server, its one-part user id. */
+export const membersOutput = () =>
+  listOutput(
+    (resourceOf('member') as z.ZodObject).extend({
+      user_id: z
+        .string()
+        .optional()
+        .describe("Added by this server: the member's one-part user id (tasks, notes and meetings take it), where the server can tell it (docs/spec-gaps.md)."),
+    }),
+  );
 export const objectOf = (kind: string) => resourceOf(kind) as z.ZodObject;

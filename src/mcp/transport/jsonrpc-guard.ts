@@ -13,6 +13,8 @@ import {
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { ValidationError } from '../../client/errors.js';
+import { errorResult } from '../errors.js';
 
 /**
  * JSON-RPC 2.0 on the way in: a message that cannot be handled gets the error the spec
@@ -41,6 +43,34 @@ function error(id: string | number | null, code: number, message: string): { rep
   return { reply: { jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage };
 }
 
+/**
+ * Where the value holds `__proto__` as a key of its own (JSON.parse makes one; a later copy
+ * would turn it into a prototype or drop it in silence), as a dotted path; null when nowhere.
+ */
+export function protoKeyPath(v: unknown, path = ''): string | null {
+  if (v === null || typeof v !== 'object') return null;
+  if (Object.hasOwn(v, '__proto__')) return `${path}__proto__`;
+  for (const [k, x] of Object.entries(v)) {
+    const found = protoKeyPath(x, `${path}${k}.`);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+/** A request carrying a `__proto__` key: a tool call is refused as a tool error naming the key, as any unknown argument is; another request, -32602. */
+function protoRefusal(m: Record<string, unknown>, id: string | number | null, isRequest: boolean): Vetted | null {
+  const where = protoKeyPath(m.params);
+  if (where === null) return null;
+  if (!isRequest) return { reply: null };
+  const params = m.params as Record<string, unknown>;
+  if (m.method === 'tools/call' && typeof params.name === 'string' && where.startsWith('arguments.')) {
+    const arg = where.slice('arguments.'.length);
+    const refused = new ValidationError('invalid_request', params.name, `Unknown argument '${arg}': a key named __proto__ is refused.`, '__proto__');
+    return { reply: { jsonrpc: '2.0', id, result: errorResult(refused, params.name) } as unknown as JSONRPCMessage };
+  }
+  return error(id, -32602, `Invalid params for ${String(m.method)}: ${where}: a key named __proto__ is refused.`);
+}
+
 export function vetMessage(value: unknown): Vetted {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return error(null, -32600, 'Invalid Request: a message is one JSON object (batches are not supported).');
@@ -56,6 +86,8 @@ export function vetMessage(value: unknown): Vetted {
     if ('params' in m && (m.params === null || typeof m.params !== 'object' || Array.isArray(m.params))) {
       return isNotification ? { reply: null } : error(id, -32602, 'Invalid params: "params" must be an object.');
     }
+    const proto = protoRefusal(m, id, isRequest);
+    if (proto) return proto;
     const schema = isRequest ? KNOWN_REQUESTS[m.method] : undefined;
     if (schema) {
       const r = schema.safeParse(m);

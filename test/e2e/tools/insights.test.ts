@@ -29,7 +29,7 @@ describe('Insights: summary, campaign figures, daily series', () => {
 });
 
 const INVALID: InvalidCall[] = [
-  ['get_insights_summary', { member_id: 'usr_ada' }, 'invalid_id', 'member_id'],
+  ['get_insights_summary', { member_id: 'ada' }, 'invalid_id', 'member_id'],
   ['get_campaign_insights', { from: '2026-02-30' }, 'invalid_request', 'from'],
   ['get_daily_insights', { metric: 'opens' }, 'invalid_request', 'metric'],
 ];

@@ -216,11 +216,11 @@ describe("An API error comes back as isError with the API's code and a next step
 
 const L = 'lead_abc123';
 const INVALID: InvalidCall[] = [
-  ['list_leads', { limit: 500 }, 'invalid_request', 'limit'],
+  ['list_leads', { limit: 0 }, 'invalid_request', 'limit'],
   ['get_lead', { lead_id: 'tsk_abc123' }, 'invalid_id', 'lead_id'],
   ['list_replies', { lead_id: 'rep_abc123' }, 'invalid_id', 'lead_id'],
   ['get_assignees', { lead_id: 123 }, 'invalid_id', 'lead_id'],
-  ['set_assignees', { lead_id: L, member_ids: ['usr_ada'] }, 'invalid_id', 'member_ids.0'],
+  ['set_assignees', { lead_id: L, member_ids: ['ada'] }, 'invalid_id', 'member_ids.0'],
   ['list_lead_tags', { cursor: '' }, 'invalid_request', 'cursor'],
   ['get_lead_tags', { lead_id: L, extra: true }, 'invalid_request', 'extra'],
   ['set_lead_tags', { lead_id: L, tag_ids: ['ctg_abc_def'] }, 'invalid_id', 'tag_ids.0'],

@@ -46,7 +46,7 @@ const INVALID: InvalidCall[] = [
   ['list_templates', { folder_id: 'tpl_abc123' }, 'invalid_id', 'folder_id'],
   ['get_template', { template_id: 'tfd_abc123' }, 'invalid_id', 'template_id'],
   ['render_template', { template_id: 'tpl_abc123', lead_id: L, overrides: { ai_opener: 5 } }, 'invalid_request', 'overrides.ai_opener'],
-  ['list_template_folders', { limit: 201 }, 'invalid_request', 'limit'],
+  ['list_template_folders', { limit: -1 }, 'invalid_request', 'limit'],
   ['list_assets', { kind: 'podcast' }, 'invalid_request', 'kind'],
 ];
 

@@ -1,5 +1,6 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { htmlToText } from '../../../api/text.js';
+import { redactSecrets } from '../../../redact.js';
 import { TEMPLATE, URI } from '../../view/links.js';
 import { cutToBudget } from '../../view/result-budget.js';
 import { workspaceOr } from '../access.js';
@@ -21,7 +22,7 @@ export function registerPlaybook(kit: ResourceKit): void {
       const w = r.data as { name?: string; sdr_notes?: string | null };
       const head = `# Playbook of ${w.name ?? ws} (${ws})\n\n`;
       const body = w.sdr_notes
-        ? `The team's reply playbook (sdr_notes), as the team wrote it:\n\n${htmlToText(w.sdr_notes)}\n`
+        ? `The team's reply playbook (sdr_notes), as the team wrote it:\n\n${redactSecrets(htmlToText(w.sdr_notes))}\n`
         : 'This workspace has no playbook (sdr_notes is empty).\n';
       return text(uri, MARKDOWN, cutToBudget(head + body, kit.budget(), 'playbook'));
     }),
