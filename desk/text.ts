@@ -10,15 +10,27 @@ export function unfence(s: unknown): string {
 }
 
 /** A date-time in the person's zone and language (the host's, else the browser's). */
+/** One formatter per locale and zone: building one costs more than formatting with it, and a board formats a date a row. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+function formatOf(locale: string | undefined, timeZone: string | undefined): Intl.DateTimeFormat {
+  const k = `${locale ?? ''}|${timeZone ?? ''}`;
+  let f = formats.get(k);
+  if (!f) {
+    try {
+      f = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+    } catch {
+      f = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    }
+    formats.set(k, f);
+  }
+  return f;
+}
+
 export function when(iso: unknown, zone: { timeZone?: string; locale?: string }): string {
   if (typeof iso !== 'string' || !iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  try {
-    return new Intl.DateTimeFormat(zone.locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: zone.timeZone }).format(d);
-  } catch {
-    return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
-  }
+  return formatOf(zone.locale, zone.timeZone).format(d);
 }
 
 export function bytes(n: number): string {

@@ -8,9 +8,9 @@ export function haveChromium(): boolean {
   return existsSync(CHROMIUM);
 }
 
-export function launchChromium(): Promise<Browser> {
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   // Run as root in CI containers, where Chromium's own sandbox cannot start.
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', ...extraArgs] });
 }
 
 /** Show a tool through the host page and return the app's frame once `view` is on screen. */

@@ -60,8 +60,12 @@ describe('a client without the extension sees the server as it was', () => {
 describe('the built desk is one self-contained file: nothing to fetch, under 800 KB', () => {
   const html = readFileSync(`${ROOT}${DESK_HTML_PATH}`, 'utf8');
 
-  it('is under 800 KB', () => {
-    expect(Buffer.byteLength(html)).toBeLessThan(800 * 1024);
+  it('is under 800 KB, and the README says its size within 10%', () => {
+    const bytes = Buffer.byteLength(html);
+    expect(bytes).toBeLessThan(800 * 1024);
+    const said = /desk\.html`, about (\d+) KB\)/.exec(readFileSync(`${ROOT}README.md`, 'utf8'));
+    expect(said, 'the README names the desk size').not.toBeNull();
+    expect(Math.abs(Number(said![1]) * 1000 - bytes) / bytes).toBeLessThan(0.1);
   });
 
   it('has one inline script and one inline style, and no element that loads anything', () => {
@@ -72,5 +76,22 @@ describe('the built desk is one self-contained file: nothing to fetch, under 800
     expect(/<(link|img|iframe|object|embed|base)\b/i.test(html)).toBe(false);
     const style = html.slice(html.indexOf('<style>'), html.indexOf('</style>'));
     expect(/@import|url\(/i.test(style)).toBe(false);
+  });
+
+  it('keeps no secret and has no way to send a request or store anything of its own', () => {
+    // Everything goes through the host (postMessage): no key shape, no storage, no network API.
+    for (const word of [
+      'rik_',
+      'rims_',
+      'localStorage',
+      'sessionStorage',
+      'indexedDB',
+      'document.cookie',
+      'fetch(',
+      'XMLHttpRequest',
+      'EventSource',
+      'sendBeacon',
+    ])
+      expect(html.includes(word), word).toBe(false);
   });
 });
