@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { DESK_URI } from '../src/mcp/app/constants.js';
 import { defineTool } from '../src/mcp/tool/define.js';
-import { listOf, listOutput, membersOutput, objectOf, withEffects, writeOutput } from '../src/mcp/tool/outputs.js';
+import { listOf, listOutput, membersOutput, objectOf, writeOutput } from '../src/mcp/tool/outputs.js';
 import { leadResource } from '../src/api/resources.js';
 import { runProjected } from './support/project.js';
 import { viewOutput } from './support/compact.js';
-import { runPriority, runSetOf } from './support/set-answer.js';
+import { runPriority, runSetOf, setOutput } from './support/set-answer.js';
 import { CARD_EXTRA, runLeadCard } from './support/lead-card.js';
 
 export { LEAD_TRIAGE_FIELDS } from './support/compact.js';
@@ -78,7 +78,7 @@ export const leadTools = [
     title: "Set a lead's assignees",
     description: "Replaces the whole set of a lead's assignees with member_ids; [] unassigns everyone. Every id must be assignable or nothing is written.",
     did: 'assignees set',
-    output: withEffects(listOf('member')),
+    output: setOutput('assignees'),
     run: runSetOf('assignees', 'assignees_added', 'assignees_removed'),
     confirm: {
       when: (a: { member_ids: string[] }) => a.member_ids.length === 0,
@@ -106,7 +106,7 @@ export const leadTools = [
     title: "Set a lead's tags",
     description: "Replaces the whole set of a lead's manual tags with tag_ids (from list_lead_tags); [] removes all.",
     did: 'tags set',
-    output: withEffects(listOf('lead_tag')),
+    output: setOutput('tags'),
     run: runSetOf('tags', 'tags_added', 'tags_removed'),
   }),
   defineTool({

@@ -82,7 +82,7 @@ describe('every write answer says what happened and to what', () => {
       const r = get(n);
       expect(r.structured.effects[added].length, n).toBeGreaterThan(0);
       expect(r.text).toContain(`added ${list(r.structured.effects[added])}; removed ${list(r.structured.effects[removed])}`);
-      for (const item of r.structured.data) expect(r.text).toContain(`${item.id} (${item.name})`);
+      for (const item of r.structured[n === 'set_assignees' ? 'assignees' : 'tags']) expect(r.text).toContain(`${item.id} (${item.name})`);
     }
     const star = get('set_priority');
     expect(star.structured.effects.lead_priorities_changed.length).toBeGreaterThan(0);

@@ -13,16 +13,10 @@ interface ViewArgs {
 
 type Row = Record<string, unknown>;
 
-/**
- * Keep the chosen fields. Empty values are left out at the record's own level only:
- * embedded records (assignees, tasks…) stay whole, as their schemas say.
- */
+/** Keep the chosen fields, null or empty as they may be: a field asked for is shown (both forms keep it). */
 function pick(item: Row, keep: ReadonlySet<string>): Row {
   const out: Row = {};
-  for (const [k, v] of Object.entries(item)) {
-    if (!keep.has(k) || v === null || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
-    out[k] = v;
-  }
+  for (const [k, v] of Object.entries(item)) if (keep.has(k) && v !== undefined) out[k] = v;
   return out;
 }
 
@@ -55,15 +49,17 @@ export async function runProjected(ctx: ToolContext, args: Row & ViewArgs, kind:
     return c;
   };
   const data = r.data as Row;
+  const keep = fields !== undefined ? { keep: fields } : {};
   if (e.returns !== 'list') {
     const structured = shape(data);
-    return { structured, kind, render: lines ? (s, fence) => oneLines(s, fence, kind) : undefined };
+    return { structured, kind, ...keep, render: lines ? (s, fence) => oneLines(s, fence, kind) : undefined };
   }
   const structured = { ...data, data: (data.data as Row[]).map(shape) };
   const noun = COMPACT[kind].noun;
   return {
     structured,
     kind,
+    ...keep,
     render: lines ? (s, fence) => pageTable(s as { data: Row[] }, fence, noun, kind) : undefined,
     items: { key: 'data', keep: 'head' },
   };

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { effectsSchema } from '../../src/api/resources.js';
 import type { ToolContext } from '../../src/mcp/tool/context.js';
 import type { ToolOutput } from '../../src/mcp/view/output.js';
 import { runPlain } from './project.js';
@@ -8,21 +10,33 @@ const ids = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is str
 const listed = (v: string[]) => (v.length ? v.join(', ') : 'none');
 const effectsLine = (s: Row) => `effects: ${JSON.stringify(s.effects ?? {})}`;
 
+/** The answer of a set write: the lead, its whole set by id and name, and the API's effects verbatim. */
+export function setOutput(key: string) {
+  return z.looseObject({
+    object: z.literal('lead'),
+    id: z.string(),
+    [key]: z.array(z.looseObject({ id: z.string(), name: z.string().nullable() })).describe(`The lead's ${key} now, by id and name.`),
+    effects: effectsSchema,
+  });
+}
+
 /**
  * A write that replaces a lead's whole set (assignees, tags): the answer says the set it now
- * is, by id and name, and what was added and removed, then the API's effects verbatim.
- * structuredContent is the API's answer as is.
+ * is, by id and name, and what was added and removed, then the API's effects verbatim. The
+ * set is kept in both forms even when empty: that is what the write set.
  */
-export function runSetOf(noun: string, added: string, removed: string) {
+export function runSetOf(key: string, added: string, removed: string) {
   return async (ctx: ToolContext, args: Row): Promise<ToolOutput> => {
-    const out = await runPlain(ctx, args);
+    const data = (await runPlain(ctx, args)).structured;
+    const items = ((data.data ?? []) as Row[]).map((r) => ({ id: r.id, name: r.name ?? null }));
+    const structured: Row = { object: 'lead', id: args.lead_id, [key]: items, effects: data.effects };
     const render = (s: Row) => {
-      const now = ((s.data ?? []) as Row[]).map((r) => (typeof r.name === 'string' && r.name ? `${r.id} (${r.name})` : String(r.id)));
+      const now = (s[key] as Row[]).map((r) => (typeof r.name === 'string' && r.name ? `${r.id} (${r.name})` : String(r.id)));
       const e = (s.effects ?? {}) as Row;
-      const head = `${ctx.endpoint.name}: lead ${String(args.lead_id)} ${ctx.did}: ${noun} now ${listed(now)}; added ${listed(ids(e[added]))}; removed ${listed(ids(e[removed]))}.`;
+      const head = `${ctx.endpoint.name}: lead ${String(s.id)} ${ctx.did}: ${key} now ${listed(now)}; added ${listed(ids(e[added]))}; removed ${listed(ids(e[removed]))}.`;
       return [head, effectsLine(s)].join('\n');
     };
-    return { ...out, render };
+    return { structured, keep: [key], render };
   };
 }
 
@@ -35,7 +49,8 @@ export async function runPriority(ctx: ToolContext, args: Row): Promise<ToolOutp
     const already = all.filter((id) => !changed.includes(id));
     const star = s.priority === true ? 'starred' : 'unstarred';
     const n = `${all.length} lead${all.length === 1 ? '' : 's'}`;
-    const head = `${ctx.endpoint.name}: ${n} ${ctx.did}: ${star} for you ${listed(all)}; changed ${listed(changed)}; already ${star} ${listed(already)}.`;
+    const counts = `matched_count=${String(s.matched_count)} updated_count=${String(s.updated_count)} workspace=${String(s.workspace)}`;
+    const head = `${ctx.endpoint.name}: ${n} ${ctx.did}: ${star} for you ${listed(all)}; changed ${listed(changed)}; already ${star} ${listed(already)}. ${counts}`;
     return [head, effectsLine(s)].join('\n');
   };
   return { ...out, render };

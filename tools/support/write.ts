@@ -6,6 +6,8 @@ import type { ToolOutput } from '../../src/mcp/view/output.js';
 
 type Row = Record<string, unknown>;
 
+const isEmptyValue = (v: unknown) => v === null || v === undefined || (Array.isArray(v) && v.length === 0);
+
 /** The argument that chooses a write's answer. */
 export const WRITE_VIEW = {
   view: z.enum(['compact', 'full']).optional().describe('Default compact.'),
@@ -26,8 +28,10 @@ export function runWrite(changed: readonly string[]) {
     const data = r.data as Row;
     if (view === 'full') return { structured: data };
     const structured: Row = { object: data.object, id: data.id };
-    for (const k of changed) if (k in data) structured[k] = data[k];
+    // A null or empty field is left out of both forms, unless this call set it (a cleared due day is shown as null).
+    const keep = changed.filter((k) => k in rest);
+    for (const k of changed) if (k in data && (keep.includes(k) || !isEmptyValue(data[k]))) structured[k] = data[k];
     structured.effects = data.effects;
-    return { structured, render: (s, fence, own) => writeLines(name, s, fence, own, ctx.did) };
+    return { structured, keep, render: (s, fence, own) => writeLines(name, s, fence, own, ctx.did) };
   };
 }

@@ -62,9 +62,12 @@ export function batched<A extends Row>(tool: string, did: string, run: (ctx: Too
     const ids = args.lead_ids;
     if (!Array.isArray(ids)) return run(ctx, args);
     const { lead_ids: _, ...rest } = args;
+    let keep: readonly string[] | undefined;
     const rows = await pool(distinct(ids as string[]), IN_FLIGHT, async (lead_id): Promise<BatchRow> => {
       try {
-        const one = (await run(ctx, { ...rest, lead_id } as unknown as A)).structured;
+        const answer = await run(ctx, { ...rest, lead_id } as unknown as A);
+        keep = answer.keep;
+        const one = answer.structured;
         const { object: _o, id: _i, ...fields } = one;
         return { lead_id, outcome: 'done', ...fields };
       } catch (err) {
@@ -74,7 +77,7 @@ export function batched<A extends Row>(tool: string, did: string, run: (ctx: Too
     });
     const done = rows.filter((r) => r.outcome === 'done').length;
     const structured = { results: rows, done, failed: rows.length - done };
-    return { structured, render: (s) => batchLines(tool, did, s) };
+    return { structured, ...(keep ? { keep } : {}), render: (s) => batchLines(tool, did, s) };
   };
 }
 

@@ -91,11 +91,19 @@ async function settled(tool: string, pending: Promise<Earlier | null>, now: () =
   }
 }
 
-/** The answer to a repeat: the earlier object's id, nothing created, and how to create anyway. */
+/**
+ * The answer to a repeat, the same in both forms: nothing created (created false), the id the
+ * earlier call made, how long ago, and how to create anyway. None of the earlier record's
+ * fields: they would read as a new one. No API call was made, so nothing was written anywhere.
+ */
 export function duplicateAnswer(tool: string, earlier: ToolOutput, secondsAgo: number): ToolOutput {
   const id = String(earlier.structured.id ?? '');
+  const kind = String(earlier.structured.object ?? 'record');
   const ago = secondsAgo < 90 ? `${secondsAgo} s` : `${Math.round(secondsAgo / 60)} min`;
-  const text = `Nothing created: the same ${tool} call succeeded ${ago} ago in this server and made ${id}. Pass allow_duplicate: true to create another on purpose.`;
   const effects = 'effects' in earlier.structured ? { effects: { provider_writes: [] } } : {};
-  return { structured: { ...earlier.structured, ...effects, duplicate_of: id }, text };
+  const text = [
+    `Nothing created (created=false): the same ${tool} call succeeded ${ago} ago (seconds_ago=${secondsAgo}) in this server and made ${kind} ${id} (id=${id}, duplicate_of=${id}). Pass allow_duplicate: true to create another on purpose.`,
+    ...('effects' in effects ? [`effects: ${JSON.stringify(effects.effects)}`] : []),
+  ].join('\n');
+  return { structured: { object: kind, id, created: false, duplicate_of: id, seconds_ago: secondsAgo, ...effects }, text };
 }

@@ -4,7 +4,8 @@ import { idSchema, workspaceSchema } from '../../api/ids.js';
 import { PARAM_DOCS } from './param-docs.js';
 import type { ToolDef, ToolSpec } from './types.js';
 import { BATCH_ARGS, BATCH_DOC, batched, oneOfLeadArgs } from '../pipeline/batch.js';
-import { batchOutput } from './outputs.js';
+import { batchOutput, duplicateOutput } from './outputs.js';
+import { emptiesOptional } from './droppable.js';
 import { MULTI_PAGE_ARGS, isMultiPage, DUPLICATE_ARGS, isGuardedCreate, userOrMemberId } from './shared-args.js';
 
 export type { ConfirmSpec, ToolDef, ToolSpec } from './types.js';
@@ -58,7 +59,8 @@ export function defineTool<A extends Record<string, unknown> = Record<string, an
     title: spec.title,
     description: spec.description,
     input: batch ? input.superRefine(oneOfLeadArgs) : input,
-    output: batch ? batchOutput(spec.output as z.ZodObject) : spec.output,
+    // A result leaves out nulls and empties in both forms: its schema does not require them.
+    output: emptiesOptional(batch ? batchOutput(spec.output as z.ZodObject) : guarded ? duplicateOutput(spec.output as z.ZodObject) : spec.output),
     extraArgs: Object.keys(extra),
     multiPage,
     guarded,

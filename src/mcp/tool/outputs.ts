@@ -63,6 +63,15 @@ export function batchOutput(single: z.ZodObject) {
   });
 }
 
+/** A create the duplicate guard answers: the created record, or (created false) the earlier one's id and nothing else of it. */
+export function duplicateOutput(single: z.ZodObject) {
+  return single.extend({
+    created: z.literal(false).optional().describe('Present when this call created nothing: the same call succeeded lately (duplicate_of).'),
+    duplicate_of: z.string().optional().describe('The id the earlier identical call created.'),
+    seconds_ago: z.number().int().optional().describe('How long ago the earlier call succeeded.'),
+  });
+}
+
 export const listOf = (kind: string) => listOutput(resourceOf(kind));
 
 /** A page of members as the server shows them: each record with, added by this server, its one-part user id. */

@@ -13,6 +13,8 @@ export interface ToolOutput {
   render?: (structured: Record<string, unknown>, fence: Fence, own?: ReadonlySet<string>) => string;
   /** The agent's own words this result carries back (overrides rendered into a draft): not fenced. */
   own?: readonly string[];
+  /** Fields shown even when null or empty, in both forms: asked for in `fields`, or set by a write. */
+  keep?: readonly string[];
   /** The record kind of compact records that leave out their `object` field. */
   kind?: string;
   /** The list the result budget may cut, and which end it keeps. Default: `data`, first items kept. */

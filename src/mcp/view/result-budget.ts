@@ -1,6 +1,6 @@
 import { ToolError } from '../errors.js';
 import type { Fence } from './fence.js';
-import { type FenceState, fenceDeep, textOf } from './shape.js';
+import { type FenceState, dropEmpty, fenceDeep, textOf } from './shape.js';
 import type { ToolOutput } from './output.js';
 
 /**
@@ -46,12 +46,15 @@ export function resultTooLarge(tool: string, bytes: number, budget: number): Too
 /** Structured data with outsider text fenced (with the standing note when any was), and the text. */
 export function present(out: ToolOutput, structured: Row, fence: Fence, own?: ReadonlySet<string>, suffix = ''): Presented {
   const state: FenceState = { fenced: 0, own };
-  const fenced = fenceDeep(structured, fence, state, { key: '', parent: '', kind: out.kind ?? '', inside: false }) as Row;
+  // The text leaves out nulls and empties; so does structuredContent, so both forms carry the same fields.
+  const keep = out.keep ? new Set(out.keep) : undefined;
+  const shown = dropEmpty(structured, keep) as Row;
+  const fenced = fenceDeep(shown, fence, state, { key: '', parent: '', kind: out.kind ?? '', inside: false }) as Row;
   const text = out.render
     ? out.render(structured, fence, own)
     : out.text !== undefined && structured === out.structured
       ? out.text
-      : textOf(structured, fence, own);
+      : textOf(structured, fence, own, keep);
   return { text: suffix ? `${text}\n${suffix}` : text, structured: state.fenced > 0 ? { untrusted: STRUCTURED_NOTE, ...fenced } : fenced };
 }
 

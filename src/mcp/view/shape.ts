@@ -50,8 +50,13 @@ const COPYABLE: Record<string, (v: string) => boolean> = {
   domain: (v) => /^[A-Za-z0-9.-]{1,253}$/.test(v),
   timezone: isTimeZone,
   channel: (v) => CHANNELS.has(v),
-  mime_type: (v) => /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i.test(v),
+  mime_type: (v) => isPlainMediaType(v),
 };
+
+/** A bare `type/subtype` (RFC 6838 characters), nothing else: no parameter, space or tag. */
+export function isPlainMediaType(v: string): boolean {
+  return /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i.test(v);
+}
 /** The spec's known meeting channels: any other value is an outsider's word until the spec lists it. */
 const CHANNELS = new Set(['Cold Email', 'LinkedIn', 'Cold Call', 'Ads', 'Referral', 'Other']);
 const zones = new Map<string, boolean>();
@@ -71,16 +76,31 @@ function isTimeZone(v: string): boolean {
   return known;
 }
 
-/** Leave out nulls, empty arrays and empty objects: they cost tokens and say nothing. */
-export function dropEmpty(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropEmpty);
+/** Fields whose value is the API's own account of a write: shown verbatim in both forms, nulls and empties included. */
+const VERBATIM = new Set(['effects']);
+
+const isEmpty = (v: unknown) =>
+  v === null ||
+  v === undefined ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+
+/**
+ * Leave out nulls, empty arrays and empty objects: they cost tokens and say nothing. Both
+ * forms of a result go through it, so a field is in both or in neither. `keep` names fields
+ * shown even when empty (asked for in `fields`, set by a write); `effects` stays verbatim.
+ */
+export function dropEmpty(value: unknown, keep?: ReadonlySet<string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => dropEmpty(v, keep));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
-      if (v === null || v === undefined) continue;
-      const d = dropEmpty(v);
-      if (Array.isArray(d) && d.length === 0) continue;
-      out[k] = d;
+      if (VERBATIM.has(k) || (keep?.has(k) && v !== undefined)) {
+        out[k] = v;
+        continue;
+      }
+      const d = dropEmpty(v, keep);
+      if (!isEmpty(d)) out[k] = d;
     }
     return out;
   }
@@ -184,9 +204,9 @@ export function ownStrings(args: unknown, out = new Set<string>()): Set<string> 
  * The text copy of a structured result: compact JSON without empty fields, outside text
  * fenced, and the standing note when anything was fenced.
  */
-export function textOf(structured: unknown, fence: Fence = new Fence(), own?: ReadonlySet<string>): string {
+export function textOf(structured: unknown, fence: Fence = new Fence(), own?: ReadonlySet<string>, keep?: ReadonlySet<string>): string {
   const state: FenceState = { fenced: 0, own };
-  const fenced = fenceDeep(dropEmpty(structured), fence, state);
+  const fenced = fenceDeep(dropEmpty(structured, keep), fence, state);
   const json = JSON.stringify(fenced, rounded);
   return state.fenced > 0 ? `${UNTRUSTED_NOTE}\n${json}` : json;
 }

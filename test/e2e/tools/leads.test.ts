@@ -105,7 +105,7 @@ describe('Lead writes: every write answers with effects including provider_write
     const wanted = ids.members.slice(0, 2);
     const { structured } = await area.ok('set_assignees', { lead_id: id, member_ids: wanted });
     expectWriteEffects(structured);
-    expect(structured.data.map((m: any) => m.id).sort()).toEqual([...wanted].sort());
+    expect(structured.assignees.map((m: any) => m.id).sort()).toEqual([...wanted].sort());
     expect(
       area
         .store()
