@@ -4,6 +4,7 @@ import { redactSecrets } from '../../redact.js';
 import { notFound } from '../errors.js';
 import type { ToolContext } from '../tool/context.js';
 import { type Fence, UNTRUSTED_NOTE } from '../view/fence.js';
+import { isPlainMediaType } from '../view/shape.js';
 import type { ToolOutput } from '../view/output.js';
 
 /** What the readers need of a call: a tool's context without its endpoint, as a resource has no tool. */
@@ -249,6 +250,15 @@ export function messageLines(messages: ShapedMessage[], f: Fence): string[] {
   return lines;
 }
 
+/**
+ * The embedded resource's media type: a client may act on it, and no fence can hold it, so
+ * anything but a plain `type/subtype` (its parameters aside) is sent as octet-stream.
+ */
+export function embeddedType(contentType: string): string {
+  const bare = contentType.split(';')[0]!.trim();
+  return isPlainMediaType(bare) ? bare : 'application/octet-stream';
+}
+
 /** download_attachment: the file as an embedded resource, with its name, size and digest. */
 export async function runDownload(ctx: ReaderContext, raw: Record<string, unknown>): Promise<ToolOutput> {
   const args = raw as { workspace?: string; lead_id: string; attachment_id: string };
@@ -276,7 +286,7 @@ export async function runDownload(ctx: ReaderContext, raw: Record<string, unknow
         type: 'resource',
         resource: {
           uri: `inbox://${workspace}/leads/${args.lead_id}/attachments/${args.attachment_id}`,
-          mimeType: structured.mime_type,
+          mimeType: embeddedType(structured.mime_type),
           blob: bytes.toString('base64'),
         },
       },
