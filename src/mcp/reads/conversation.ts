@@ -207,8 +207,9 @@ export interface ShapedMessage {
   kind: string;
   direction: string;
   sent_at: string | null;
-  from_name: string | null;
-  from_email: string | null;
+  /** Absent (with from_email) where several threads share an answer and the sender is as before. */
+  from_name?: string | null;
+  from_email?: string | null;
   subject?: string | null;
   body: string | null;
   attachments?: { id: string; filename: string }[];
@@ -242,7 +243,9 @@ export function messageLines(messages: ShapedMessage[], f: Fence): string[] {
   const lines: string[] = [];
   messages.forEach((m, i) => {
     lines.push('', `### ${i + 1}. ${m.direction} ${m.kind} · ${m.sent_at ?? 'time unknown'} · ${m.id}`);
-    lines.push(`From: ${f.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null)}`);
+    // Several threads in one answer name a sender only where it changes (reads/conversations.ts).
+    if ('from_name' in m || 'from_email' in m)
+      lines.push(`From: ${f.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null)}`);
     if (m.subject) lines.push(`Subject: ${f.inline(m.subject)}`);
     if (m.attachments?.length) lines.push(`Attachments: ${m.attachments.map((a) => `${f.inline(a.filename)} (${a.id})`).join(', ')}`);
     lines.push(m.body ? f.wrap(m.body, 'email body') : '(no body)');
