@@ -5,6 +5,7 @@
  *   npm run bench                       every section
  *   npm run bench -- --only tokens,scale
  *   npm run bench -- --only toollist     the tool list's bytes and listing time
+ *   npm run bench -- --only triage       the triage job: calls and bytes in each form
  *   npm run bench -- --only fence        adversarial outsider text: fence check, HTML to text, list_leads
  *   npm run bench -- --only desk         the reply desk's bytes and first render in headless Chromium
  *   npm run bench -- --only http-scale   one HTTP instance: memory per idle session, 1,000 sessions, calls/s at 50 clients
@@ -19,6 +20,7 @@ const SECTIONS: Record<string, () => Promise<Section[]>> = {
   shared: async () => (await import('./shared-budget.js')).sharedBudget(),
   overhead: async () => (await import('./overhead.js')).overhead(),
   tokens: async () => (await import('./tokens.js')).tokens(),
+  triage: async () => (await import('./triage.js')).triage(),
   toollist: async () => (await import('./tool-list.js')).toolList(),
   start: async () => (await import('./start.js')).start(),
   scale: async () => (await import('./scale.js')).scale(),

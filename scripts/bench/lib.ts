@@ -18,6 +18,12 @@ export interface Section {
   warnings?: string[];
 }
 
+/** Bytes of a tool result's text content, as the model reads it. */
+export const textBytes = (r: Record<string, unknown>) =>
+  ((r.content ?? []) as { type: string; text?: string }[]).filter((c) => c.type === 'text').reduce((n, c) => n + Buffer.byteLength(c.text ?? ''), 0);
+/** Bytes of JSON.stringify(structuredContent): what Claude Code shows the model instead of the text. */
+export const jsonBytes = (r: Record<string, unknown>) => (r.structuredContent === undefined ? 0 : Buffer.byteLength(JSON.stringify(r.structuredContent)));
+
 export function percentile(values: readonly number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const s = [...values].sort((a, b) => a - b);

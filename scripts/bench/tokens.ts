@@ -6,12 +6,9 @@
 import pino from 'pino';
 import { ReplyInboxClient } from '../../src/client/index.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../../src/mcp/view/result-budget.js';
-import { type Cell, type Section, mcpSession, sandbox, UNMETERED } from './lib.js';
+import { type Cell, type Section, jsonBytes, mcpSession, sandbox, textBytes, UNMETERED } from './lib.js';
 
 type Result = Record<string, unknown>;
-const textBytes = (r: Result) =>
-  ((r.content ?? []) as { type: string; text?: string }[]).filter((c) => c.type === 'text').reduce((n, c) => n + Buffer.byteLength(c.text ?? ''), 0);
-const jsonBytes = (r: Result) => (r.structuredContent === undefined ? 0 : Buffer.byteLength(JSON.stringify(r.structuredContent)));
 const ratio = (part: number, whole: number | null) => (whole ? Number((part / whole).toFixed(2)) : null);
 const INJECTION_EMAIL = 'mallory@evil-corp.example';
 

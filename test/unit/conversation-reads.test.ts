@@ -4,6 +4,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { ReplyInboxClient } from '../../src/client/index.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
+import { MANY_LEADS_MESSAGES } from '../../src/mcp/reads/conversations.js';
 
 type Started = Awaited<ReturnType<typeof inProcessServer>>;
 let sb: Sandbox;
@@ -108,7 +109,7 @@ describe('a conversation continuation never repeats itself', () => {
 });
 
 describe('get_conversation with lead_ids reads several threads in one call', () => {
-  it('10 leads, one unknown: the newest 3 of each, one thread request per lead, the failure listed beside the others, within the budget', async () => {
+  it('10 leads, one unknown: the newest 2 of each, one thread request per lead, the failure listed beside the others, within the budget', async () => {
     const leads = sb.store.leads
       .inGroup('acme')
       .slice(0, 9)
@@ -135,7 +136,7 @@ describe('get_conversation with lead_ids reads several threads in one call', () 
       expect(sc.failed).toBe(1);
       expect(sc.conversations[4]!.error!.code).toBe('not_found');
       for (const c of sc.conversations.filter((x) => !x.error)) expect(c.messages!.length).toBeGreaterThan(0);
-      for (const c of sc.conversations.filter((x) => !x.error)) expect(c.messages!.length).toBeLessThanOrEqual(3);
+      for (const c of sc.conversations.filter((x) => !x.error)) expect(c.messages!.length).toBeLessThanOrEqual(MANY_LEADS_MESSAGES);
       expect(sent.filter((n) => n === 'get_conversation')).toHaveLength(10);
       expect(bytes(text)).toBeLessThanOrEqual(24_576);
       expect(bytes(JSON.stringify(r.structuredContent))).toBeLessThanOrEqual(24_576);

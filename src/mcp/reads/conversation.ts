@@ -4,6 +4,7 @@ import { redactSecrets } from '../../redact.js';
 import { notFound } from '../errors.js';
 import type { ToolContext } from '../tool/context.js';
 import { type Fence, UNTRUSTED_NOTE } from '../view/fence.js';
+import { isPlainMediaType } from '../view/shape.js';
 import type { ToolOutput } from '../view/output.js';
 
 /** What the readers need of a call: a tool's context without its endpoint, as a resource has no tool. */
@@ -206,8 +207,9 @@ export interface ShapedMessage {
   kind: string;
   direction: string;
   sent_at: string | null;
-  from_name: string | null;
-  from_email: string | null;
+  /** Absent (with from_email) where several threads share an answer and the sender is as before. */
+  from_name?: string | null;
+  from_email?: string | null;
   subject?: string | null;
   body: string | null;
   attachments?: { id: string; filename: string }[];
@@ -241,12 +243,23 @@ export function messageLines(messages: ShapedMessage[], f: Fence): string[] {
   const lines: string[] = [];
   messages.forEach((m, i) => {
     lines.push('', `### ${i + 1}. ${m.direction} ${m.kind} · ${m.sent_at ?? 'time unknown'} · ${m.id}`);
-    lines.push(`From: ${f.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null)}`);
+    // Several threads in one answer name a sender only where it changes (reads/conversations.ts).
+    if ('from_name' in m || 'from_email' in m)
+      lines.push(`From: ${f.inline([m.from_name, m.from_email ? `<${m.from_email}>` : null].filter(Boolean).join(' ') || null)}`);
     if (m.subject) lines.push(`Subject: ${f.inline(m.subject)}`);
     if (m.attachments?.length) lines.push(`Attachments: ${m.attachments.map((a) => `${f.inline(a.filename)} (${a.id})`).join(', ')}`);
     lines.push(m.body ? f.wrap(m.body, 'email body') : '(no body)');
   });
   return lines;
+}
+
+/**
+ * The embedded resource's media type: a client may act on it, and no fence can hold it, so
+ * anything but a plain `type/subtype` (its parameters aside) is sent as octet-stream.
+ */
+export function embeddedType(contentType: string): string {
+  const bare = contentType.split(';')[0]!.trim();
+  return isPlainMediaType(bare) ? bare : 'application/octet-stream';
 }
 
 /** download_attachment: the file as an embedded resource, with its name, size and digest. */
@@ -276,7 +289,7 @@ export async function runDownload(ctx: ReaderContext, raw: Record<string, unknow
         type: 'resource',
         resource: {
           uri: `inbox://${workspace}/leads/${args.lead_id}/attachments/${args.attachment_id}`,
-          mimeType: structured.mime_type,
+          mimeType: embeddedType(structured.mime_type),
           blob: bytes.toString('base64'),
         },
       },

@@ -50,8 +50,13 @@ const COPYABLE: Record<string, (v: string) => boolean> = {
   domain: (v) => /^[A-Za-z0-9.-]{1,253}$/.test(v),
   timezone: isTimeZone,
   channel: (v) => CHANNELS.has(v),
-  mime_type: (v) => /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i.test(v),
+  mime_type: (v) => isPlainMediaType(v),
 };
+
+/** A bare `type/subtype` (RFC 6838 characters), nothing else: no parameter, space or tag. */
+export function isPlainMediaType(v: string): boolean {
+  return /^[a-z0-9][a-z0-9!#$&^_.+-]{0,63}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i.test(v);
+}
 /** The spec's known meeting channels: any other value is an outsider's word until the spec lists it. */
 const CHANNELS = new Set(['Cold Email', 'LinkedIn', 'Cold Call', 'Ads', 'Referral', 'Other']);
 const zones = new Map<string, boolean>();
