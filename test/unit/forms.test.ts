@@ -1,5 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { MAX_BATCH } from '../../src/mcp/pipeline/batch.js';
+import { DEFAULT_MESSAGES } from '../../src/mcp/reads/conversation.js';
+import { MANY_LEADS_MAX } from '../../src/mcp/reads/conversations.js';
+import { LIST_LEADS_PAGE } from '../../tools/leads.js';
 import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { SERVER_INSTRUCTIONS } from '../../src/mcp/instructions.js';
 import { ALL_TOOLS } from '../../tools/index.js';
@@ -189,5 +194,21 @@ describe('both forms say the same: a field is in both or in neither, nulls and e
     const text = (again.content[0] as { text: string }).text;
     for (const k of ['created=false', `duplicate_of=${String(id)}`, 'seconds_ago=']) expect(text).toContain(k);
     expect(text).not.toContain('2026-12-03');
+  });
+
+  it('README, docs/tools.md and the instructions describe the defaults, the batch calls and the forms rule', () => {
+    const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ');
+    const reference = readFileSync('docs/tools.md', 'utf8').replace(/\s+/g, ' ');
+    for (const [name, doc] of [
+      ['README.md', readme],
+      ['docs/tools.md', reference],
+      ['instructions', SERVER_INSTRUCTIONS],
+    ] as const) {
+      expect(doc, name).toContain(`${LIST_LEADS_PAGE} rows`);
+      expect(doc, name).toContain(`newest ${DEFAULT_MESSAGES} messages`);
+      expect(doc, name).toMatch(new RegExp(`up to ${MAX_BATCH}\\W+lead_ids|lead_ids\\W+\\(up to ${MAX_BATCH}\\)`));
+      expect(doc, name).toMatch(new RegExp(`up to ${MANY_LEADS_MAX}\\W+(lead_ids|leads)`));
+      expect(doc, name).toMatch(/null, empty list or empty object is left out of/);
+    }
   });
 });
