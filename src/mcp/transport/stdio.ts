@@ -6,6 +6,12 @@ import type { InboxServer } from '../server.js';
 
 /** A line longer than this is refused and dropped (the SDK's own stdio bound). */
 const MAX_LINE_BYTES = 10 * 1024 * 1024;
+/**
+ * While the client is not reading, messages wait in one queue. Past this many bytes,
+ * notifications (logs, progress) are dropped; answers to calls already taken are always kept,
+ * and no new call is read until the client reads again, so the answers stay bounded too.
+ */
+export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
 /**
  * MCP over stdio, one JSON-RPC message per line. Unlike the SDK's transport, a line that
@@ -21,11 +27,25 @@ export class GuardedStdioTransport implements Transport {
   private readonly pending = new Set<string>();
   private buffer: Buffer = Buffer.alloc(0);
   private started = false;
+  private reading = true;
+  /** Lines waiting for stdout to drain, with the promise each send made. */
+  private readonly queue: { line: string; written: () => void }[] = [];
+  private queuedBytes = 0;
+  /** stdout refused more: one drain listener is waiting, and stdin is paused. */
+  private blocked = false;
+  /** Notifications dropped because the queue was full. */
+  dropped = 0;
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
+    private readonly maxQueuedBytes = MAX_QUEUED_BYTES,
   ) {}
+
+  /** Lines waiting for the client to read, and their bytes. */
+  get backlog(): { lines: number; bytes: number } {
+    return { lines: this.queue.length, bytes: this.queuedBytes };
+  }
 
   private readonly onData = (chunk: Buffer) => {
     this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
@@ -67,6 +87,7 @@ export class GuardedStdioTransport implements Transport {
 
   /** Take no more input: a draining server answers what it took and nothing new. */
   stopReading(): void {
+    this.reading = false;
     this.stdin.off('data', this.onData);
     this.stdin.pause();
     this.buffer = Buffer.alloc(0);
@@ -83,13 +104,45 @@ export class GuardedStdioTransport implements Transport {
     const m = message as { id?: string | number; method?: string };
     const key = !('method' in m) && 'id' in m ? idKey(m.id) : null;
     if (key !== null && this.pending.delete(key)) this.inFlight.end();
-    return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.stdout.once('drain', resolve);
-    });
+    const line = `${JSON.stringify(message)}\n`;
+    if (!this.blocked) {
+      if (!this.stdout.write(line)) this.block();
+      return Promise.resolve();
+    }
+    if ('method' in m && this.queuedBytes + line.length > this.maxQueuedBytes) {
+      this.dropped++;
+      return Promise.resolve();
+    }
+    this.queuedBytes += line.length;
+    return new Promise((written) => this.queue.push({ line, written }));
   }
 
+  /** stdout is full: wait for one drain, and read no new call meanwhile. */
+  private block(): void {
+    this.blocked = true;
+    this.stdin.pause();
+    this.stdout.once('drain', this.flush);
+  }
+
+  /** The client read: write what waited, in order, until stdout is full again or the queue is empty. */
+  private readonly flush = () => {
+    this.blocked = false;
+    while (this.queue.length > 0) {
+      const q = this.queue.shift()!;
+      this.queuedBytes -= q.line.length;
+      const more = this.stdout.write(q.line);
+      q.written();
+      if (!more) {
+        this.block();
+        return;
+      }
+    }
+    if (this.reading) this.stdin.resume();
+  };
+
   async close(): Promise<void> {
+    this.reading = false;
+    this.stdout.off('drain', this.flush);
     this.stdin.off('data', this.onData);
     this.stdin.off('error', this.onError);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
