@@ -56,3 +56,24 @@ export function tooLargeError(e: Endpoint, res: HttpResponse): ApiError {
       : `${e.name} was refused: the API's answer is larger than the client's ${mib(t.limit)} limit for JSON answers (${size}); it was dropped unread.`;
   return new ApiError({ status: res.status, code: 'response_too_large', message, endpoint: e.name });
 }
+
+/**
+ * A redirect is never followed: the key would go with it, and the spec says the API answers a
+ * download with the file itself (its own fetch is what follows redirects). It fails naming the
+ * host only, so a signed address is not repeated.
+ */
+export function redirectError(e: Endpoint, res: HttpResponse): ApiError {
+  const location = res.headers.location;
+  let host = 'no Location';
+  try {
+    if (typeof location === 'string') host = new URL(location, 'http://api.invalid').host;
+  } catch {
+    host = 'an unreadable Location';
+  }
+  return new ApiError({
+    status: res.status,
+    code: 'invalid_response',
+    message: `${e.name} answered a redirect (HTTP ${res.status}, to ${host}) instead of ${e.returns === 'binary' ? 'the file' : 'its answer'}; it was not followed, so the API key went nowhere else and nothing was downloaded.`,
+    endpoint: e.name,
+  });
+}

@@ -38,7 +38,7 @@ import { type PageOptions, paginate } from './paginate.js';
 import { readRateInfo } from './limiter/rate-headers.js';
 import type { RedisLimitStore } from './limiter/redis/limit-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
-import { apiErrorOf, parseJson, tooLargeError } from './answers.js';
+import { apiErrorOf, parseJson, redirectError, tooLargeError } from './answers.js';
 import type { BinaryResult, CallOptions, CallResult } from './call-types.js';
 import { type CallInput, type Prepared, prepare } from './validate.js';
 
@@ -339,7 +339,7 @@ export class ReplyInboxClient {
       const maxBodyBytes = e.returns === 'binary' ? this.bodyLimits.binary : this.bodyLimits.json;
       const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal, maxBodyBytes });
       const info = readRateInfo(res.headers);
-      const error = res.tooLarge ? tooLargeError(e, res) : res.status >= 400 ? apiErrorOf(e, res, info) : undefined;
+      const error = res.tooLarge ? tooLargeError(e, res) : res.status >= 400 ? apiErrorOf(e, res, info) : res.status >= 300 ? redirectError(e, res) : undefined;
       this.log.debug(
         { endpoint: e.name, status: res.status, ms: Date.now() - started, bucket: info.bucket, remaining: info.remaining, code: error?.code },
         'request',

@@ -88,3 +88,34 @@ describe('A write answered 201 with an HTML body, or 408, may have been applied:
     }
   }
 });
+
+describe('A download answered with a redirect is refused, never followed: the key goes to no other host', () => {
+  it('302 to another host: download_attachment fails naming the host, and nothing reaches that host', async () => {
+    const { client: c } = client(env.sb, { baseUrl: env.gw.url, retry: { maxAttempts: 3, baseDelayMs: 1, maxDelayMs: 5 } });
+    await c.me();
+    let followed = 0;
+    const elsewhere = (await import('node:http')).createServer((_req, res) => {
+      followed++;
+      res.end('not the file');
+    });
+    await new Promise<void>((r) => elsewhere.listen(0, '127.0.0.1', r));
+    const port = (elsewhere.address() as { port: number }).port;
+    env.gw.answer = (req, res) => {
+      if (!req.url?.includes('/attachments/')) return false;
+      res.writeHead(302, { location: `http://127.0.0.1:${port}/files/att_1?sig=secret-signature` });
+      res.end();
+      return true;
+    };
+    const err = await c.call('download_attachment', { path: { ...ws, lead_id: 'lead_abc', attachment_id: 'att_abc' } }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    env.gw.answer = () => false;
+    await c.close();
+    await new Promise((r) => elsewhere.close(r));
+    expect(err).toMatchObject({ code: 'invalid_response', status: 302 });
+    expect((err as Error).message).toContain(`a redirect (HTTP 302, to 127.0.0.1:${port})`);
+    expect((err as Error).message).not.toContain('secret-signature');
+    expect(followed).toBe(0);
+  });
+});
