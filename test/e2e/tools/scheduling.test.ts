@@ -27,8 +27,10 @@ describe('Scheduling: event types and free slots', () => {
       timezone: 'Europe/Berlin',
     });
     expect(structured).toMatchObject({ object: 'availability', event_type_id: ids.eventType, timezone: 'Europe/Berlin' });
-    expect(structured.slots.length > 0 || structured.reason !== null).toBe(true);
-    for (const s of structured.slots) {
+    // An empty list leaves both forms, like a null: no slots means the reason says why.
+    const slots = structured.slots ?? [];
+    expect(slots.length > 0 || typeof structured.reason === 'string').toBe(true);
+    for (const s of slots) {
       expect(Date.parse(s.start)).toBeGreaterThanOrEqual(from.getTime());
       expect(Date.parse(s.end)).toBeLessThanOrEqual(to.getTime());
     }

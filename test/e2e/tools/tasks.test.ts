@@ -46,7 +46,8 @@ describe('Tasks: list, create, update, complete, delete (soft)', () => {
     expect(area.store().tasks.get(ids.task)?.deleted_at).not.toBeNull();
     const lead = area.store().tasks.get(ids.task)!.lead_id;
     const after = await area.ok('list_tasks', { lead_id: lead });
-    expect(after.structured.data.map((t: any) => t.id)).not.toContain(ids.task);
+    // The lead's only open task may be gone: an empty list leaves structuredContent, as it leaves the text.
+    expect((after.structured.data ?? []).map((t: any) => t.id)).not.toContain(ids.task);
   });
 });
 
