@@ -81,7 +81,7 @@ describe('The triage flow: find an interested unread lead, read it, draft a repl
 
   it("render_template fills the lead's tokens and the AI variables from overrides; nothing is written", async () => {
     const templates = (await callOk(s, 'list_templates', { limit: 200, view: 'full' })).structured.data;
-    const t = templates.find((x: any) => x.ai_variables.length > 0 && x.variables.includes('first_name'));
+    const t = templates.find((x: any) => (x.ai_variables ?? []).length > 0 && x.variables.includes('first_name'));
     expect(t, 'a seeded template with AI variables and first_name').toBeDefined();
     const overrides = Object.fromEntries(t.ai_variables.map((v: any) => [v.name, `(${v.name}: written by the agent)`]));
     const before = JSON.stringify(store().leads.get(lead), (_k, v) => (v instanceof Map || v instanceof Set ? [...v] : v));
@@ -141,7 +141,7 @@ describe('The triage flow: find an interested unread lead, read it, draft a repl
     if ('workspace_read_at' in structured.effects) expect(structured.effects.workspace_read_at).toBe(receipt);
     expect(isUnread(rec, BEN)).toBe(false);
     const after = await callOk(s, 'list_leads', { status: ['not_interested'], unread: true, limit: 200 });
-    expect(after.structured.data.map((r: any) => r.id)).not.toContain(lead);
+    expect((after.structured.data ?? []).map((r: any) => r.id)).not.toContain(lead);
     const one = await callOk(s, 'get_lead', { lead_id: lead });
     // The compact view leaves false flags out: no unread key means read.
     expect(one.structured.unread).toBeUndefined();
