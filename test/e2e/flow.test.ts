@@ -89,14 +89,14 @@ describe('The triage flow: find an interested unread lead, read it, draft a repl
     expect(structured).toMatchObject({ object: 'rendered_template', template_id: t.id, lead_id: lead });
     for (const [name, value] of Object.entries(overrides)) {
       expect(structured.body).toContain(value);
-      expect(structured.resolved).toContain(name);
+      expect(structured.values_from_overrides).toContain(name);
     }
     const first = store().leads.get(lead)!.first_name;
     if (first) {
-      expect(structured.resolved).toContain('first_name');
+      expect(structured.values_from_lead).toContain('first_name');
       expect(structured.body).toContain(first);
     }
-    expect(structured.ready_to_send).toBe(structured.unresolved.length === 0);
+    expect(structured.ready_to_send).toBe((structured.unresolved ?? []).length === 0);
     expect('effects' in structured).toBe(false);
     expect(JSON.stringify(store().leads.get(lead), (_k, v) => (v instanceof Map || v instanceof Set ? [...v] : v))).toBe(before);
   });
