@@ -11,7 +11,8 @@ import { bundledPackages, noticesText } from './third-party-notices.js';
  * (docs/performance.md). The binary is the launcher (mcp-launch.ts), which loads the server
  * (mcp-main.ts) once V8 is set. What only one mode uses stays in its own chunk
  * (dist/src/cli/chunks/), loaded when that mode starts: the sandbox, the HTTP transport, the
- * limiter's Redis side. ioredis stays a package, loaded with --redis.
+ * limiter's Redis side. ioredis stays a package, loaded with --redis. The sandbox's binary,
+ * dist/src/cli/reply-inbox-sandbox.js, is a second entry of the same build.
  *
  * The modules tsc emitted stay beside it: `node dist/src/cli/mcp-launch.js` runs the same server
  * unbundled, and `node --enable-source-maps dist/src/cli/mcp.js` maps stack traces back to
@@ -39,7 +40,9 @@ async function publishedTools(): Promise<string> {
 rmSync(`${OUT}/chunks`, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: ROOT,
-  entryPoints: { mcp: 'dist/src/cli/mcp-launch.js' },
+  // The sandbox binary is bundled too, sharing the chunks: a binary-only install (the library's
+  // dependencies are optional peers, docs/performance.md) runs both binaries.
+  entryPoints: { mcp: 'dist/src/cli/mcp-launch.js', 'reply-inbox-sandbox': 'dist/src/cli/sandbox.js' },
   outdir: OUT,
   bundle: true,
   splitting: true,
@@ -59,4 +62,4 @@ const result = await build({
 });
 writeFileSync(BUNDLE_META, JSON.stringify(result.metafile));
 writeFileSync(NOTICES, noticesText(bundledPackages(result.metafile, ROOT)));
-chmodSync(`${OUT}/mcp.js`, 0o755);
+for (const bin of ['mcp.js', 'reply-inbox-sandbox.js']) chmodSync(`${OUT}/${bin}`, 0o755);

@@ -2,14 +2,16 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnTracked } from '../../scripts/harness/processes.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { closeTo, ROOT, readmeFigures, run, startServer } from './helpers.js';
 
 /**
  * The npm package as a stranger gets it: `npm pack`, then `npm install <tarball>` in an
  * empty project (its dependencies come from npm's cache, --offline: the slow part, 10-40 s),
- * then the installed `reply-inbox-mcp` binary and each entry of `exports`, imported by name
- * from that project. --ignore-scripts on pack because the global setup already built dist/
+ * then the installed binaries, which need none of the library's dependencies (they are optional
+ * peers: a binary-only install is measured before they are added), and each entry of `exports`,
+ * imported by name from that project once the peers the README names are installed. --ignore-scripts on pack because the global setup already built dist/
  * (pack would otherwise run `prepare`, the build).
  */
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -23,6 +25,29 @@ const app = join(scratch, 'app');
 let tarball = '';
 let listed: { path: string; size: number }[] = [];
 let unpackedSize = 0;
+/** The binary-only install, measured before the peers are added: packages, bytes, the sandbox binary's first line. */
+const binaryOnly = { packages: 0, bytes: 0, sandboxLine: '' };
+const peers = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).peerDependencies as Record<string, string>;
+
+/** The sandbox binary of the binary-only install prints its base URL: nothing it needs is missing. */
+async function sandboxFirstLine(): Promise<string> {
+  const child = spawnTracked(join(app, 'node_modules', '.bin', 'reply-inbox-sandbox'), ['--port', '0'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const line = new Promise<string>((resolve) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString('utf8');
+      if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+    });
+    child.once('close', () => resolve(`exited: ${err}`));
+  });
+  try {
+    return await line;
+  } finally {
+    child.kill();
+  }
+}
 
 beforeAll(async () => {
   const packed = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch]);
@@ -35,7 +60,14 @@ beforeAll(async () => {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-test-app', version: '1.0.0', private: true }));
   const inst = await run('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: app, timeoutMs: 120_000 });
   if (inst.code !== 0) throw new Error(`npm install of the tarball failed: ${inst.stderr}`);
-}, 150_000);
+  const ls = await run('npm', ['ls', '--all', '--parseable'], { cwd: app });
+  binaryOnly.packages = ls.stdout.trim().split('\n').length - 1;
+  binaryOnly.bytes = Number((await run('du', ['-sb', join(app, 'node_modules')])).stdout.split('\t')[0]);
+  binaryOnly.sandboxLine = await sandboxFirstLine();
+  const withPeers = Object.entries(peers).map(([name, range]) => `${name}@${range}`);
+  const lib = await run('npm', ['install', '--no-audit', '--no-fund', '--offline', ...withPeers], { cwd: app, timeoutMs: 120_000 });
+  if (lib.code !== 0) throw new Error(`npm install of the peers failed: ${lib.stderr}`);
+}, 270_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('npm pack: `files` keeps the tarball lean', () => {
@@ -49,6 +81,7 @@ describe('npm pack: `files` keeps the tarball lean', () => {
         'manifest.json',
         'dist/src/cli/mcp.js',
         'dist/src/cli/sandbox.js',
+        'dist/src/cli/reply-inbox-sandbox.js',
         'dist/THIRD_PARTY_NOTICES.txt',
       ]),
     );
@@ -80,6 +113,10 @@ describe('installing the tarball gives a working reply-inbox-mcp', () => {
 
   it('installed both binaries of package.json', () => {
     for (const name of Object.keys(pkg.bin)) expect(statSync(join(app, 'node_modules', '.bin', name)).isFile()).toBe(true);
+  });
+
+  it('`reply-inbox-sandbox` runs from the binary-only install, before any peer is added', () => {
+    expect(binaryOnly.sandboxLine).toMatch(/^\{"base_url":"http:\/\/127\.0\.0\.1:\d+"\}$/);
   });
 });
 
@@ -139,12 +176,9 @@ describe("the README's sizes of the tarball and its install are the measured one
     expect(closeTo(unpackedSize / 1e6, unpacked!), `unpacked ${unpackedSize} bytes, README ${unpacked} MB`).toBe(true);
   });
 
-  it('packages installed and their MB on disk', async () => {
+  it('packages installed and their MB on disk, binary-only (no peers)', () => {
     const [count, mb] = readmeFigures('npm install of the tarball');
-    const ls = await run('npm', ['ls', '--all', '--parseable'], { cwd: app });
-    const packages = ls.stdout.trim().split('\n').length - 1;
-    const du = await run('du', ['-sb', join(app, 'node_modules')]);
-    const bytes = Number(du.stdout.split('\t')[0]);
+    const { packages, bytes } = binaryOnly;
     expect(closeTo(packages, count!), `${packages} packages, README ${count}`).toBe(true);
     expect(closeTo(bytes / 1e6, mb!), `${bytes} bytes, README ${mb} MB`).toBe(true);
   });
