@@ -4,10 +4,13 @@
  * times larger and more, the same workload behind a gateway that answers 5xx or cuts the
  * connection after the API applied a create, made-up keys against HTTP bearer mode (the
  * server's RSS growth, scripts/soak-keys.ts), calls to an upstream-bucket tool with the spec's
- * buckets (none may outlive a 60 s client timeout), then one JSON line of counts on stdout. Exit status 1 when any
- * invariant broke (a crash, a duplicate, a leaked secret, an unclean answer).
+ * buckets (none may outlive a 60 s client timeout), the second attack's items 1, 2, 3 and 7
+ * (scripts/soak/index.ts: slow regexes, a session burst, endless refused bodies, subscription
+ * churn), then one JSON line of counts on stdout. Exit status 1 when any invariant broke (a
+ * crash, a duplicate, a leaked secret, an unclean answer, another key locked out).
  *
  *   npm run soak -- --calls 20000 --parallel 16 --fuzz-runs 400 --seed 7 --applied-calls 3000
+ *   npm run soak -- --only attack --size 100000 --burst 150 --churn-ms 10000
  */
 import { parseArgs } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -17,8 +20,11 @@ import { TOOL_ENDPOINTS } from '../src/api/endpoints.js';
 import { type GatewayFault, startGateway } from './harness/gateway.js';
 import { TEST_NOW } from './harness/sandbox.js';
 import { keysBroken, madeUpKeysRun } from './soak-keys.js';
+import { ATTACK_OPTIONS, attackBroken, attackOptions, attackRun } from './soak/index.js';
 import { countDuplicates, firstText, fuzzTools, runWorkload, secretsIn, startRelay, startSession } from './harness/reliability/helpers.js';
 
+/** The parts of the run, in order; `--only attack,keys` runs some of them. */
+const PARTS = ['deadline', 'faults', 'fuzz', 'applied', 'keys', 'attack'] as const;
 const { values } = parseArgs({
   options: {
     calls: { type: 'string', default: '20000' },
@@ -29,8 +35,11 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '7' },
     faults: { type: 'string', default: 'upstream_error=0.3,reset=0.1,latency_ms=1' },
     'deadline-calls': { type: 'string', default: '300' },
+    only: { type: 'string', default: PARTS.join(',') },
+    ...ATTACK_OPTIONS,
   },
 });
+const only = new Set(values.only.split(','));
 const calls = Number(values.calls);
 const parallel = Number(values.parallel);
 const fuzzRuns = Number(values['fuzz-runs']);
@@ -208,33 +217,46 @@ async function deadlineRun() {
   };
 }
 
-const deadline = await deadlineRun();
-const faults = await faultRun();
-const fuzz = await fuzzRun();
-const applied = await appliedRun();
-log(`made-up keys: ${values['made-up-keys']} initializes over HTTP, each with a key the API does not know`);
-const keys = await madeUpKeysRun(Number(values['made-up-keys']));
-log(`made-up keys: RSS grew ${keys.rss_growth_mb} MB (budget ${keys.rss_budget_mb} MB), keys held after: ${keys.keys_held_after}`);
-const summary = { faults, fuzz, applied, keys, deadline };
+const run = async <T>(part: (typeof PARTS)[number], f: () => Promise<T>): Promise<T | undefined> => (only.has(part) ? f() : undefined);
+const deadline = await run('deadline', deadlineRun);
+const faults = await run('faults', faultRun);
+const fuzz = await run('fuzz', fuzzRun);
+const applied = await run('applied', appliedRun);
+const keys = await run('keys', async () => {
+  log(`made-up keys: ${values['made-up-keys']} initializes over HTTP, each with a key the API does not know`);
+  const k = await madeUpKeysRun(Number(values['made-up-keys']));
+  log(`made-up keys: RSS grew ${k.rss_growth_mb} MB (budget ${k.rss_budget_mb} MB), keys held after: ${k.keys_held_after}`);
+  return k;
+});
+const attack = await run('attack', () => attackRun(attackOptions(values)));
+const summary = { faults, fuzz, applied, keys, deadline, attack };
 process.stdout.write(`${JSON.stringify(summary)}\n`);
-const broken =
-  keysBroken(keys) +
-  faults.crashes +
-  faults.unclean_answers +
-  faults.unexplained_errors +
-  faults.reads_failed_for_good +
-  faults.duplicates +
-  faults.lost_or_mismatched +
-  faults.leaked_secrets +
-  fuzz.crashes +
-  fuzz.failures +
-  fuzz.leaked_secrets +
-  deadline.over_60s +
-  deadline.crashes +
-  applied.crashes +
-  applied.duplicates +
-  applied.lost_or_mismatched +
-  applied.reported_otherwise +
-  applied.leaked_secrets +
-  Math.abs(applied.writes_answered_5xx_or_cut_after_applied - applied.unknown_and_applied);
+const sum = (...n: number[]) => n.reduce((a, b) => a + b, 0);
+const broken = sum(
+  keys ? keysBroken(keys) : 0,
+  attack ? attackBroken(attack) : 0,
+  ...(faults
+    ? [
+        faults.crashes,
+        faults.unclean_answers,
+        faults.unexplained_errors,
+        faults.reads_failed_for_good,
+        faults.duplicates,
+        faults.lost_or_mismatched,
+        faults.leaked_secrets,
+      ]
+    : []),
+  ...(fuzz ? [fuzz.crashes, fuzz.failures, fuzz.leaked_secrets] : []),
+  ...(deadline ? [deadline.over_60s, deadline.crashes] : []),
+  ...(applied
+    ? [
+        applied.crashes,
+        applied.duplicates,
+        applied.lost_or_mismatched,
+        applied.reported_otherwise,
+        applied.leaked_secrets,
+        Math.abs(applied.writes_answered_5xx_or_cut_after_applied - applied.unknown_and_applied),
+      ]
+    : []),
+);
 process.exit(broken === 0 ? 0 : 1);
