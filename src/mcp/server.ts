@@ -26,6 +26,7 @@ import type { InboxWatch } from './live/inbox-watch.js';
 import { Subscriptions } from './live/subscriptions.js';
 import { registerDesk } from './app/resource.js';
 import { rendersApps, withApp } from './app/negotiate.js';
+import { ANSWER_VALIDATOR } from './confirm/answers.js';
 
 export interface InboxServerOptions {
   name: string;
@@ -90,7 +91,7 @@ export class InboxServer {
     const live = o.inboxWatch ? { resources: { subscribe: true, listChanged: true } } : {};
     this.mcp = new McpServer(
       { name: o.name, version: o.version },
-      { capabilities: { tools: { listChanged: true }, logging: {}, ...live }, instructions: SERVER_INSTRUCTIONS },
+      { capabilities: { tools: { listChanged: true }, logging: {}, ...live }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: ANSWER_VALIDATOR },
     );
     this.notices = new Notices(this.mcp, o.log);
     this.recentCreates = new RecentCreates(o.now);

@@ -46,6 +46,13 @@ describe('What every session shares, and what stays its own', () => {
     }
   });
 
+  it('sessions share one checker of elicitation answers, not an Ajv instance each', () => {
+    const validator = (s: ReturnType<typeof session>) => (s.server.mcp.server as unknown as { _jsonSchemaValidator: unknown })._jsonSchemaValidator;
+    const [one, two] = [session(['a']), session(['b'])];
+    expect(validator(one)).toBeDefined();
+    expect(validator(one)).toBe(validator(two));
+  });
+
   it("each session completes its own key's workspaces, for prompts and resource templates, even when asked at once", async () => {
     const [one, two] = await Promise.all([connected(['acme', 'acme-eu']), connected(['globex'])]);
     const asked = await Promise.all(

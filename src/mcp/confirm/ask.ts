@@ -3,6 +3,7 @@ import type { ToolError } from '../errors.js';
 import type { ApiCaller } from '../tool/context.js';
 import type { ToolDef } from '../tool/define.js';
 import { oneLineReason } from '../view/quote.js';
+import { NO_FIELDS } from './answers.js';
 import { type ConfirmMode, asksFirst, declined, questionFor } from './confirm.js';
 
 /**
@@ -28,7 +29,7 @@ export async function confirmWrite(
   const message = await questionFor(o.api, o.tool, o.args, o.workspace, o.signal);
   try {
     const answer = await server.elicitInput(
-      { mode: 'form', message, requestedSchema: { type: 'object', properties: {} } },
+      { mode: 'form', message, requestedSchema: NO_FIELDS },
       {
         signal: o.signal,
         timeout: o.answerWithinMs,
