@@ -107,6 +107,9 @@ function countsTrue(r: { text: string; sc: Row }, shown: number) {
 async function followAll(on: Started, name: string, first: Args) {
   const seen: string[] = [];
   const calls: Args[] = [];
+  /** How many items each answer showed, and whether the budget cut it. */
+  const counts: number[] = [];
+  const cuts: boolean[] = [];
   let args: Args | undefined = first;
   while (args) {
     calls.push(args);
@@ -118,6 +121,8 @@ async function followAll(on: Started, name: string, first: Args) {
     const got = itemsOf(sc);
     countsTrue({ text, sc }, got.length);
     seen.push(...got);
+    counts.push(got.length);
+    cuts.push(sc.left_out !== undefined);
     const next = nextCall(args, { text, sc });
     if (next) {
       expect(got.length, `${name}: a continuation after an answer that showed nothing`).toBeGreaterThan(0);
@@ -125,7 +130,7 @@ async function followAll(on: Started, name: string, first: Args) {
     }
     args = next;
   }
-  return { seen, calls };
+  return { seen, calls, counts, cuts };
 }
 
 interface Run {
@@ -170,7 +175,64 @@ describe('every multi-item tool: continuations followed to the end read each ite
   }
 });
 
-describe('a multi-page read that was cut resumes at its cursor, never from the start', () => {
+/** A resource's text. */
+async function readText(on: Started, uri: string): Promise<string> {
+  return ((await on.client.readResource({ uri })).contents[0] as { text: string }).text;
+}
+
+describe('every resource that reads on: its continuation followed to the end reads each item once', () => {
+  // Neither resource takes an order: the leads resource is the API's order, a conversation the newest messages.
+  for (const [label, on] of [
+    [`budget ${SMALL}`, () => small],
+    ['the default budget', () => wide],
+  ] as const) {
+    it(`inbox://acme/leads, ${label}: the leads shown, then older's list_leads call followed to the end, are the API's list once, in order`, async () => {
+      const all = await truth('list_leads', { workspace: 'acme' }, undefined);
+      const view = JSON.parse(await readText(on(), 'inbox://acme/leads')) as {
+        leads: Row[];
+        left_out?: { count: number };
+        older?: { tool: string; arguments: Args };
+      };
+      const shown = view.leads.map(keyOf);
+      expect(shown.length).toBeGreaterThan(0);
+      if (label !== 'the default budget') expect(view.left_out?.count, 'the small budget cuts the resource').toBeGreaterThan(0);
+      // A cut says how many of the page were left out; the page is the resource's 20 leads.
+      if (view.left_out) expect(view.left_out.count + shown.length).toBe(Math.min(20, all.length));
+      expect(view.older?.tool).toBe('list_leads');
+      const { seen } = await followAll(on(), 'list_leads', view.older!.arguments);
+      const union = [...shown, ...seen];
+      expect(new Set(union).size, 'a lead repeated').toBe(union.length);
+      expect(union).toEqual(all);
+    });
+
+    it(`a lead's conversation resource, ${label}: the messages shown, then the call it names followed to the end, are the thread once`, async () => {
+      const lead = await richestLead('get_conversation');
+      const all = await truth('get_conversation', { workspace: 'acme', lead_id: lead }, 'desc');
+      const text = await readText(on(), `inbox://acme/leads/${lead}/conversation`);
+      const shown = [...text.matchAll(/^- Message: (\S+)$/gm)].map((m) => m[1]!);
+      expect(shown.length).toBeGreaterThan(0);
+      // The stated counts are true: what was shown, and a cut's "X of Y left out".
+      expect(Number(/: (\d+) messages? shown/.exec(text)?.[1])).toBe(shown.length);
+      const cut = /\[(\d+) of (\d+) messages left out/.exec(text);
+      if (label !== 'the default budget') expect(cut, 'the small budget cuts the resource').not.toBeNull();
+      if (cut) expect(Number(cut[2]) - Number(cut[1])).toBe(shown.length);
+      // The line that reads on names the call; the cut's line, when there is one, names the same call.
+      const named = [...text.matchAll(/call get_conversation with (\{.*?\})[.\]]/g)].map((m) => m[1]!);
+      expect(named.length).toBeGreaterThan(0);
+      expect(new Set(named).size, 'two different ways on').toBe(1);
+      const next = JSON.parse(named[0]!) as Args;
+      expect(next).toMatchObject({ workspace: 'acme', lead_id: lead, offset: shown.length });
+      const { seen } = await followAll(on(), 'get_conversation', next);
+      const union = [...shown, ...seen];
+      expect(new Set(union).size, 'a message repeated').toBe(union.length);
+      expect(new Set(union)).toEqual(new Set(all));
+      // Newest first across reads: each read shows its slice oldest first, the next slice is older.
+      expect(shown.toReversed()).toEqual(all.slice(0, shown.length));
+    });
+  }
+});
+
+describe('a multi-page read that was cut resumes at its cursor, never from the start, reading no page more than needed', () => {
   let big: Sandbox;
   let servers: Started[] = [];
   const sent: Args[] = [];
@@ -191,17 +253,23 @@ describe('a multi-page read that was cut resumes at its cursor, never from the s
     await big?.close();
   });
   for (const [i, label] of ['the default budget', 'a budget past a page boundary'].entries()) {
-    it(`list_leads {max_items:1000} over 500 leads, ${label}: each continuation starts after the last lead shown and counts down the bound`, async () => {
+    it(`list_leads {max_items:1000} over 500 leads, ${label}: each continuation starts after the last lead shown, counts down the bound, and reads each page at most twice`, async () => {
       sent.length = 0;
       const first = { max_items: 1_000 };
-      const { seen, calls } = await followAll(servers[i]!, 'list_leads', first);
+      const { seen, calls, counts, cuts } = await followAll(servers[i]!, 'list_leads', first);
       expect(calls.length).toBeGreaterThan(1);
       for (const c of calls.slice(1)) expect(typeof c.cursor).toBe('string');
       expect(seen).toHaveLength(500);
       expect(new Set(seen).size).toBe(500);
-      // No continuation reads from the start again: only the first call's pages go without a cursor.
-      const fromStart = sent.filter((q) => q.cursor === undefined);
-      expect(fromStart.length).toBeLessThanOrEqual(2);
+      // The calls follow from the budget: every answer but the last is full (cut by the budget), none stops short.
+      expect(cuts).toEqual(calls.map((_, k) => k < calls.length - 1));
+      // A page (where a request starts) is read at most twice: once to show it, once for the cursor where the cut fell.
+      const starts = new Map<string, number>();
+      for (const q of sent) starts.set(String(q.cursor ?? 'start'), (starts.get(String(q.cursor ?? 'start')) ?? 0) + 1);
+      for (const [cursor, n] of starts) expect(n, `requests starting at ${cursor}`).toBeLessThanOrEqual(2);
+      // Each call reads the pages up to the first lead it leaves out (pages of 200 from its cursor) and, when cut, one request for the cursor there.
+      const needed = counts.reduce((n, shown, k) => n + (cuts[k] ? Math.floor(shown / 200) + 2 : Math.ceil(shown / 200)), 0);
+      expect(sent.length).toBeLessThanOrEqual(needed);
     });
   }
 });

@@ -133,16 +133,37 @@ describe('readPages: a page that fails', () => {
   });
 });
 
-describe("multiPageApi: the tool's own list is paged, other calls go through", () => {
-  it('pages list_leads and remembers the envelope; get_me passes unchanged', async () => {
-    const { api, requests } = fakeList(300);
+describe("multiPageApi: the tool's own list is read a page at a time, other calls go through", () => {
+  it('list_leads: one page at first, a page more at each readMore up to the bound, then no more; get_me passes unchanged', async () => {
+    const { api, requests, items } = fakeList(300);
     const paging = multiPageApi(api, 'list_leads', { maxItems: 250, signal: never });
     expect(paging.envelope()).toBeNull();
-    const r = await paging.call('list_leads', { query: { limit: 10 } });
-    expect((r.data as { data: unknown[] }).data).toHaveLength(250);
-    expect(paging.envelope()?.pages_read).toBe(2);
+    expect(await paging.readMore(), 'nothing to read on before the first read').toBe(false);
+    const first = await paging.call('list_leads', { query: { limit: 10 } });
+    expect(ids((first.data as { data: unknown[] }).data)).toEqual(ids(items.slice(0, 200)));
+    expect(paging.envelope()).toMatchObject({ pages_read: 1, has_more: true, next_cursor: '200' });
+    expect(await paging.readMore()).toBe(true);
+    // The tool asks again: what was read and the page more, with no page read twice.
+    const again = await paging.call('list_leads', { query: { limit: 10 } });
+    expect(ids((again.data as { data: unknown[] }).data)).toEqual(ids(items.slice(0, 250)));
+    expect(requests.map((q) => [q.cursor, q.limit])).toEqual([
+      [undefined, 200],
+      ['200', 50],
+    ]);
+    expect(paging.envelope()).toMatchObject({ pages_read: 2, has_more: true, next_cursor: '250' });
+    expect(await paging.readMore(), 'the bound is reached').toBe(false);
     await paging.call('get_me', { query: { limit: 10 } });
     expect(requests.at(-1)).toEqual({ limit: 10 });
+  });
+
+  it('a page that fails on reading more: what was read, marked partial; then nothing more', async () => {
+    const { api } = fakeList(1000, { failAt: 2 });
+    const paging = multiPageApi(api, 'list_leads', { maxItems: 1000, signal: never });
+    await paging.call('list_leads', {});
+    expect(await paging.readMore()).toBe(true);
+    expect(paging.envelope()).toMatchObject({ partial: true, partial_reason: 'upstream_error', pages_read: 1, has_more: true, next_cursor: '200' });
+    expect(paging.envelope()?.data).toHaveLength(200);
+    expect(await paging.readMore()).toBe(false);
   });
 });
 

@@ -15,7 +15,7 @@ describe('one deadline per tool call: every API call it makes gets what is left 
   });
 
   /** The server over a client that records each call's deadline while the server's clock moves 20 s a call. */
-  async function recorded(toolDeadlineMs: number) {
+  async function recorded(toolDeadlineMs: number, maxResultBytes = 2_000_000) {
     const real = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
     let t = 1_000_000;
     const deadlines: { name: string; deadlineMs: number | undefined }[] = [];
@@ -28,7 +28,8 @@ describe('one deadline per tool call: every API call it makes gets what is left 
       },
       me: (o?: Parameters<ReplyInboxClient['me']>[0]) => real.me(o),
     };
-    const server = await inProcessServer(sb, { api, now: () => t, toolDeadlineMs });
+    // A budget that holds 600 leads: the read goes on page after page (a cut ends it at the page that is cut).
+    const server = await inProcessServer(sb, { api, now: () => t, toolDeadlineMs, maxResultBytes });
     const close = async () => {
       await server.close();
       await real.close();
@@ -41,10 +42,22 @@ describe('one deadline per tool call: every API call it makes gets what is left 
     try {
       const r = (await s.client.callTool({ name: 'list_leads', arguments: { max_items: 600 } })) as CallToolResult;
       expect(r.isError).toBeFalsy();
-      // Three pages, then (the result cut to its budget) the read that finds the continuation's cursor.
+      // Three pages, each with 20 s less than the one before.
       const given = s.deadlines.map((d) => d.deadlineMs);
       expect(given.slice(0, 3)).toEqual([100_000, 80_000, 60_000]);
-      expect(given).toEqual(given.map((_, i) => 100_000 - 20_000 * i));
+      expect(given).toHaveLength(3);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('a read cut to the default budget: its one page, then the request for the cursor where the cut fell, 20 s less', async () => {
+    const s = await recorded(100_000, 24_576);
+    try {
+      const r = (await s.client.callTool({ name: 'list_leads', arguments: { max_items: 600 } })) as CallToolResult;
+      expect(r.isError).toBeFalsy();
+      expect(r.structuredContent).toHaveProperty('left_out');
+      expect(s.deadlines.map((d) => d.deadlineMs)).toEqual([100_000, 80_000]);
     } finally {
       await s.close();
     }

@@ -95,9 +95,13 @@ export async function callTool(deps: CallDeps, name: string, rawArgs: unknown, e
   const progress = extra._meta?.progressToken !== undefined;
   const stopKeepAlive = progress && !paging ? keepAlive((n, message) => ctx.progress(n, undefined, message)) : undefined;
   try {
-    const outcome = await runTool({ ...deps, api }, tool, parsed, ctx, extra, deadlineAt);
-    if ('refused' in outcome) return outcome.refused;
-    return await fitAnswer(deps, tool, parsed, outcome, { ctx, cont, paging, signal: extra.signal });
+    // A multi-page read goes on a page at a time while its whole answer fits: no page is read that the budget cannot show.
+    for (;;) {
+      const outcome = await runTool({ ...deps, api }, tool, parsed, ctx, extra, deadlineAt);
+      if ('refused' in outcome) return outcome.refused;
+      const answer = await fitAnswer(deps, tool, parsed, outcome, { ctx, cont, paging, signal: extra.signal });
+      if (answer.cut || !(await paging?.readMore())) return answer.result;
+    }
   } catch (err) {
     deps.log.debug({ tool: name, code: typed(err, name).code }, 'tool call failed');
     deps.failed(err, name);
@@ -272,14 +276,14 @@ async function createOnce(
   return r.earlier ? duplicateAnswer(tool.name, r.out, r.earlier.secondsAgo) : r.out;
 }
 
-/** Both forms within the budget, cut at an item when they must be; what the agent wrote itself is not fenced. */
+/** Both forms within the budget, cut at an item when they must be (cut says so); what the agent wrote itself is not fenced. */
 async function fitAnswer(
   deps: CallDeps,
   tool: ToolDef,
   parsed: ParsedCall,
   out: ToolOutput & { args: Record<string, unknown> },
   run: { ctx: ToolContext; cont: Continuation; paging: MultiPageApi | null; signal: AbortSignal },
-): Promise<CallToolResult> {
+): Promise<{ result: CallToolResult; cut: boolean }> {
   const read = run.paging?.envelope();
   const notes = noticesOf(parsed.notices);
   const shown = await fitResult(out, {
@@ -296,10 +300,11 @@ async function fitAnswer(
       return cursor ? { ...parsed.all, cursor, ...bound } : null;
     },
   });
-  return {
-    content: [{ type: 'text', text: `${shown.text}${notes.text}` }, ...(out.extraContent ?? [])],
+  const result = {
+    content: [{ type: 'text' as const, text: `${shown.text}${notes.text}` }, ...(out.extraContent ?? [])],
     structuredContent: parsed.notices.length ? { ...shown.structured, notices: parsed.notices } : shown.structured,
   };
+  return { result, cut: 'left_out' in shown.structured };
 }
 
 /** The notices of a call as text lines after the answer, and the bytes they take in either form. */

@@ -1,5 +1,7 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import { endpoint } from '../../../api/endpoints.js';
+import { Continuation } from '../../pipeline/continuation.js';
 import { Fence, UNTRUSTED_NOTE } from '../../view/fence.js';
 import { TEMPLATE, URI } from '../../view/links.js';
 import { shortenToFit, within, withinBudget } from '../../view/result-budget.js';
@@ -46,6 +48,9 @@ export const newestOf = (rows: Row[]): string | null =>
     null,
   );
 
+/** Room kept for a cursor longer than the page's own. */
+const CURSOR_ROOM = 64;
+
 /** inbox://{workspace}/leads: the newest leads as JSON, the one a live inbox subscribes to. */
 export function registerLeads(kit: ResourceKit): void {
   const { mcp, access } = kit;
@@ -62,19 +67,31 @@ export function registerLeads(kit: ResourceKit): void {
     },
     kit.guarded('leads resource', async (uri, vars, extra) => {
       const ws = workspaceOr(access, one(vars.workspace));
-      const r = await access.api.call('list_leads', { path: { workspace: ws }, query: { limit: LISTED_LEADS }, signal: extra.signal });
+      const cont = new Continuation(endpoint('list_leads'), access.api);
+      const r = await cont.wrap(access.api).call('list_leads', { path: { workspace: ws }, query: { limit: LISTED_LEADS }, signal: extra.signal });
       const page = r.data as LeadsPage;
       const rows = leadRows(page);
-      const newest = newestOf(rows);
-      const around: Row = {
-        // After a notification, this reads only the leads with a newer message than these.
-        ...(newest ? { changes: URI.leadsSince(ws, newest) } : {}),
-        ...(page.has_more && page.next_cursor ? { older: { tool: 'list_leads', arguments: { workspace: ws, cursor: page.next_cursor } } } : {}),
+      const body = (v: Row[], older: string | null | undefined) => {
+        const newest = newestOf(v);
+        const leftOut = rows.length - v.length;
+        return leadsBody(ws, v, {
+          // After a notification, this reads only the leads with a newer message than these.
+          ...(newest ? { changes: URI.leadsSince(ws, newest) } : {}),
+          ...(leftOut > 0 ? { left_out: { count: leftOut, budget_bytes: kit.budget() } } : {}),
+          ...(older ? { older: { tool: 'list_leads', arguments: { workspace: ws, cursor: older } } } : {}),
+        });
       };
-      const body = (v: Row[]) => leadsBody(ws, v, around);
+      const more = page.has_more && page.next_cursor ? page.next_cursor : null;
+      if (within(body(rows, more), kit.budget())) return text(uri, JSON_TYPE, body(rows, more));
+      // As many whole leads as fit (the cursor after them sized as the page's own), and older starts at the first left out.
+      const room = kit.budget() - CURSOR_ROOM;
+      let k = Math.max(1, rows.length - 1);
+      while (k > 1 && !within(body(rows.slice(0, k), more ?? ''), room)) k--;
+      const older = k < rows.length ? await cont.cursorAfter(k, extra.signal) : more;
+      const kept = rows.slice(0, k);
       // A lead with a 30,000-character name has its long fields shortened rather than failing the whole read.
-      const fitted = within(body(rows), kit.budget()) ? rows : (shortenToFit(rows, (v) => within(body(v), kit.budget())) ?? rows);
-      return text(uri, JSON_TYPE, withinBudget(body(fitted), kit.budget(), 'leads resource'));
+      const fitted = within(body(kept, older), kit.budget()) ? kept : (shortenToFit(kept, (v) => within(body(v, older), kit.budget())) ?? kept);
+      return text(uri, JSON_TYPE, withinBudget(body(fitted, older), kit.budget(), 'leads resource'));
     }),
   );
 }
