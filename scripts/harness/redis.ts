@@ -96,6 +96,30 @@ export async function startRedis(): Promise<TestRedis> {
   };
 }
 
+/**
+ * `redis-cli --cluster create` returns once the slots are assigned, while the nodes may still be
+ * meeting: a node that does not yet know the others answers CLUSTERDOWN or moves a slot nowhere,
+ * and a message published on one node does not reach a subscriber on another. So wait until every
+ * node says cluster_state:ok and knows all the nodes, and fail loudly if that never comes.
+ */
+async function untilConverged(ports: number[]): Promise<void> {
+  const nodes = ports.map((port) => new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 }));
+  for (const n of nodes) n.on('error', () => undefined);
+  const converged = async (n: Redis) => {
+    const info = String(await n.cluster('INFO'));
+    return /cluster_state:ok/.test(info) && new RegExp(`cluster_known_nodes:${ports.length}\\b`).test(info);
+  };
+  try {
+    const deadline = Date.now() + 30_000;
+    while (!(await Promise.all(nodes.map(converged))).every(Boolean)) {
+      if (Date.now() > deadline) throw new Error(`the Redis Cluster on ports ${ports.join(', ')} did not converge within 30 s`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    for (const n of nodes) n.disconnect();
+  }
+}
+
 /** A three-node Redis Cluster of the test's own (no replicas), its nodes on free loopback ports. */
 export interface TestRedisCluster {
   /** The seed nodes as --redis takes them: redis://127.0.0.1:P1,redis://127.0.0.1:P2,… */
@@ -109,7 +133,11 @@ export interface TestRedisCluster {
 export async function startRedisCluster(): Promise<TestRedisCluster> {
   const dir = mkdtempSync(join(tmpdir(), 'redis-cluster-'));
   const ports = [await freePort(), await freePort(), await freePort()];
-  const children = ports.map((p) => launch(p, ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${p}.conf`), '--dir', dir]));
+  // The bus port would default to port + 10000, which may be taken or past 65535: pick free ones too.
+  const busPorts = [await freePort(), await freePort(), await freePort()];
+  const children = ports.map((p, i) =>
+    launch(p, ['--cluster-enabled', 'yes', '--cluster-port', String(busPorts[i]), '--cluster-config-file', join(dir, `nodes-${p}.conf`), '--dir', dir]),
+  );
   await Promise.all(ports.map((p, i) => untilReady(p, children[i]!)));
   const create = spawnSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes'], {
     encoding: 'utf8',
@@ -117,8 +145,7 @@ export async function startRedisCluster(): Promise<TestRedisCluster> {
   if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
   const admin = new Redis({ port: ports[0], host: '127.0.0.1', maxRetriesPerRequest: 1 });
   admin.on('error', () => undefined);
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && !/cluster_state:ok/.test(String(await admin.cluster('INFO')))) await new Promise((r) => setTimeout(r, 100));
+  await untilConverged(ports);
   return {
     url: ports.map((p) => `redis://127.0.0.1:${p}`).join(','),
     ports,
