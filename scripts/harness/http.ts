@@ -85,3 +85,33 @@ export const INITIALIZE = JSON.stringify({
 export function mcpHeaders(extra: Record<string, string> = {}): Record<string, string> {
   return { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...extra };
 }
+
+/** One initialize's answer: its status, the session it opened, and the limit that refused it (error.data.limit), with Retry-After. */
+export interface InitializeAnswer {
+  status: number | 'error';
+  sessionId?: string;
+  limit?: string;
+  retryAfter?: number;
+}
+
+/** An initialize with `key`, as a raw client sends it, answered as an InitializeAnswer (a failed connection is 'error'). */
+export async function initializeWith(url: string, key: string): Promise<InitializeAnswer> {
+  const r = await raw(url, { headers: mcpHeaders({ authorization: `Bearer ${key}` }), body: INITIALIZE }).catch(() => null);
+  if (!r) return { status: 'error' };
+  const sid = r.headers['mcp-session-id'];
+  const limit = r.status === 200 ? undefined : (JSON.parse(r.body) as { error?: { data?: { limit?: string } } }).error?.data?.limit;
+  const retryAfter = r.headers['retry-after'] === undefined ? undefined : Number(r.headers['retry-after']);
+  return {
+    status: r.status,
+    ...(typeof sid === 'string' ? { sessionId: sid } : {}),
+    ...(limit ? { limit } : {}),
+    ...(retryAfter === undefined ? {} : { retryAfter }),
+  };
+}
+
+/** Whether a session still answers its client: a ping on it gets 200 (a closed one gets 404). */
+export async function sessionAnswers(url: string, key: string, sessionId: string): Promise<boolean> {
+  const headers = mcpHeaders({ authorization: `Bearer ${key}`, 'mcp-protocol-version': '2025-06-18', 'mcp-session-id': sessionId });
+  const r = await raw(url, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }) });
+  return r.status === 200;
+}

@@ -67,7 +67,7 @@ export const FLAGS = {
   'max-sessions-per-key': {
     env: 'REPLY_INBOX_MAX_SESSIONS_PER_KEY',
     type: 'string',
-    help: "With --http (keys from requests): sessions one key may hold (default 10); a new one closes that key's oldest idle session, or gets 503.",
+    help: "With --http (keys from requests): sessions one key may hold (default 10); a new one closes that key's oldest idle session, or gets 429 when all are busy or just opened.",
   },
   'idle-session-minutes': {
     env: 'REPLY_INBOX_IDLE_SESSION_MINUTES',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type Relay, startRelay } from './helpers.js';
-import { type HttpBinary, INITIALIZE, mcpHeaders, raw, startHttpBinary } from '../../scripts/harness/http.js';
+import { type HttpBinary, INITIALIZE, initializeWith, mcpHeaders, raw, sessionAnswers, startHttpBinary } from '../../scripts/harness/http.js';
 
 /** Issue 22 items 2–4 and issue 24 item 4, against the built binary. */
 let sb: Sandbox;
@@ -132,15 +132,21 @@ describe('made-up keys and the failed-authentication limit (issue 22 item 4)', (
 });
 
 describe('sessions cannot be taken by a burst or hoarded (issue 22 item 2, issue 24 item 4)', () => {
-  it('150 initializes of one key at once leave it at most its cap of sessions; another key still gets in', async () => {
-    const bin = await start(['--base-url', relay.url, '--auth-failures-per-minute', '0', '--max-sessions', '100', '--max-sessions-per-key', '10']);
-    const answers = await Promise.all(
-      Array.from({ length: 150 }, () => raw(bin.url, { headers: mcpHeaders({ authorization: `Bearer ${SANDBOX_KEYS.admin}` }), body: INITIALIZE })),
-    );
+  it('150 initializes of one key at once, default limits: every 200 holds a session, the rest are refused by the per-key cap with Retry-After; another key still gets in', async () => {
+    const bin = await start(['--base-url', relay.url, '--max-sessions', '100', '--max-sessions-per-key', '10']);
+    const answers = await Promise.all(Array.from({ length: 150 }, () => initializeWith(bin.url, SANDBOX_KEYS.admin)));
+    const opened = answers.flatMap((a) => (a.status === 200 && a.sessionId ? [a.sessionId] : []));
+    const refused = answers.filter((a) => a.status !== 200);
     const held = (await health(bin)).sessions;
-    process.stderr.write(`burst of 150 initializes: ${answers.filter((a) => a.status === 200).length} × 200, ${held} sessions held\n`);
+    process.stderr.write(`burst of 150 initializes: ${opened.length} × 200, ${refused.length} refused, ${held} sessions held\n`);
+    // The key is judged once for the whole burst: none is refused as a failed authentication.
+    expect(refused.map((a) => `${a.status} ${a.limit}`)).toEqual(refused.map(() => '429 max-sessions-per-key'));
+    for (const a of refused) expect(a.retryAfter).toBeGreaterThan(0);
+    // A 200 is a session: none is closed by the burst's later initializes.
     expect(held).toBeLessThanOrEqual(10);
-    const other = await raw(bin.url, { headers: mcpHeaders({ authorization: `Bearer ${SANDBOX_KEYS.rep}` }), body: INITIALIZE });
+    expect(opened).toHaveLength(held);
+    for (const sid of opened) expect(await sessionAnswers(bin.url, SANDBOX_KEYS.admin, sid)).toBe(true);
+    const other = await initializeWith(bin.url, SANDBOX_KEYS.rep);
     expect(other.status).toBe(200);
   }, 120_000);
 

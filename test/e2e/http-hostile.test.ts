@@ -15,11 +15,13 @@ const health = async (b: HttpBinary) =>
   JSON.parse((await raw(b.url.replace(/\/mcp$/, '/healthz'), { method: 'GET' })).body) as { keys: number; sessions: number };
 const meRequests = () => relay.requests.filter((r) => r.startsWith('GET /v1/me')).length;
 
-/** Open a session over raw HTTP; its id. */
+/** Open a session over raw HTTP as a client does (initialize, then its initialized notification); its id. */
 async function open(b: HttpBinary, key: string): Promise<string> {
   const r = await raw(b.url, { headers: mcpHeaders({ authorization: bearer(key) }), body: INITIALIZE });
   expect(r.status, r.body).toBe(200);
-  return String(r.headers['mcp-session-id']);
+  const sid = String(r.headers['mcp-session-id']);
+  expect((await post(b, key, sid, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }))).status).toBe(202);
+  return sid;
 }
 
 /** One JSON-RPC POST on a session; the answer's status and JSON-RPC message (SSE or JSON). */

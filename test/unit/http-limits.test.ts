@@ -94,12 +94,20 @@ describe('AuthFailures: failed authentications per client address', () => {
 });
 
 describe('Sessions: one key cannot take every session, and nobody can hoard them', () => {
-  const session = (id: string, owner: string, lastSeen: number, busy: number, closed: string[], o: { streams?: number; subs?: number } = {}): Session => ({
+  const session = (
+    id: string,
+    owner: string,
+    lastSeen: number,
+    busy: number,
+    closed: string[],
+    o: { streams?: number; subs?: number; returned?: boolean } = {},
+  ): Session => ({
     id,
     owner,
     lastSeen,
     busy,
     streams: o.streams ?? 0,
+    returned: o.returned ?? true,
     server: { subscriptionCount: o.subs ?? 0 },
     transport: { close: async () => void closed.push(id) } as unknown as StreamableHTTPServerTransport,
   });
@@ -143,6 +151,38 @@ describe('Sessions: one key cannot take every session, and nobody can hoard them
     expect(answers.filter((a) => a === 'key')).toHaveLength(140);
     // Another key still gets in.
     expect(s.reserve('other', 10)).toBeNull();
+    await s.closeAll();
+  });
+
+  it('a key at its cap does not close sessions whose client has not come back since initialize (issue 22 item 2)', async () => {
+    const closed: string[] = [];
+    let t = 100_000;
+    const s = new Sessions(100, 10 * 60_000, () => t, 2 * 60_000, 10_000);
+    // Three sessions answered 200 just now, their clients not back yet (a burst's own).
+    fill(s, [
+      session('a', 'k', t - 3_000, 0, closed, { returned: false }),
+      session('b', 'k', t - 1_000, 0, closed, { returned: false }),
+      session('c', 'k', t, 0, closed, { returned: false }),
+    ]);
+    expect(s.reserve('k', 3)).toBe('key');
+    expect(closed).toEqual([]);
+    // Room comes when the oldest leaves its handshake grace: 7 s from now.
+    expect(s.keyRetryAfter('k')).toBe(7);
+    // A client that came back makes its session an ordinary idle one, given up first.
+    s.get('b')!.returned = true;
+    expect(s.reserve('k', 3)).toBeNull();
+    expect(closed).toEqual(['b']);
+    s.add(session('d', 'k', t, 0, closed, { returned: false }));
+    // One never came back: past the grace it is given up like any idle session.
+    t += 7_000;
+    expect(s.reserve('k', 3)).toBeNull();
+    expect(closed).toEqual(['b', 'a']);
+    // The rest are in their handshake (3 s left) or being opened; once busy, the default wait.
+    expect(s.reserve('k', 3)).toBe('key');
+    expect(s.keyRetryAfter('k')).toBe(3);
+    s.get('c')!.busy = 1;
+    s.get('d')!.busy = 1;
+    expect(s.keyRetryAfter('k')).toBe(5);
     await s.closeAll();
   });
 

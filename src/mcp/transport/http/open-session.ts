@@ -7,7 +7,8 @@ import type { InboxServer } from '../../server.js';
 import type { Credential } from './auth.js';
 import type { ClosableClient } from './clients.js';
 import { RecentEvents, SSE_RETRY_MS } from './event-store.js';
-import { reply } from './replies.js';
+import { refuse, reply } from './replies.js';
+import { BUSY_RETRY_MS } from './sessions.js';
 import type { HttpState } from './state.js';
 
 type Caller = Extract<Credential, { ok: true }>;
@@ -30,8 +31,14 @@ export interface Opening {
  * then on lives in the session table until its transport closes (DELETE, idle sweep, eviction, drain).
  */
 export async function openSession<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<void> {
-  // A key the API has not accepted yet is counted while it judges it, so a burst of made-up keys cannot all reach it.
   if (s.clients.has(o.cred.owner)) return checkAndBuild(s, o);
+  // Initializes of a key the API is judging now wait for that answer: a burst of one key is one attempt.
+  if (s.judging.has(o.cred.owner)) {
+    await checkAndBuild(s, o);
+    if (o.refused) s.failures.failed(o.address);
+    return;
+  }
+  // A key the API has not accepted yet is counted while it judges it, so a burst of made-up keys cannot all reach it.
   if (!s.failures.begin(o.address)) return tooManyFailures(s, o.res, o.address);
   try {
     await checkAndBuild(s, o);
@@ -43,7 +50,13 @@ export async function openSession<C extends ClosableClient>(s: HttpState<C>, o: 
 /** The 429 of an address past its failed-authentication limit. */
 export function tooManyFailures<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, address: string): void {
   const wait = Math.max(1, s.failures.retryAfter(address));
-  reply(res, 429, `Too many failed authentications from this address; try again in ${wait} s.`, { 'retry-after': String(wait) });
+  refuse(
+    res,
+    429,
+    'auth-failures-per-minute',
+    wait,
+    `Too many failed authentications from this address; try again in ${wait} s (--auth-failures-per-minute ${s.failures.perWindow}).`,
+  );
 }
 
 async function checkAndBuild<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<void> {
@@ -56,24 +69,44 @@ async function checkAndBuild<C extends ClosableClient>(s: HttpState<C>, o: Openi
 /** A key with no client yet is asked GET /v1/me by the probe first; false when the answer was sent (refused). */
 async function probeKey<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<CallResult | undefined | false> {
   const { cred } = o;
-  if (!s.o.probe || s.clients.has(cred.owner)) return undefined;
+  const probe = s.o.probe;
+  if (!probe || s.clients.has(cred.owner)) return undefined;
+  let judging = s.judging.get(cred.owner);
+  if (!judging) {
+    judging = probe(cred.apiKey).finally(() => s.judging.delete(cred.owner));
+    s.judging.set(cred.owner, judging);
+  }
   try {
-    return await s.o.probe(cred.apiKey);
+    return await judging;
   } catch (e) {
     refusedByApi(s, o, e);
     return false;
   }
 }
 
-/** Reserve a place under the per-key cap and the server's cap; false when the 503 was sent. */
+/** Reserve a place under the per-key cap (429 when refused) and the server's cap (503); false when refused. */
 function placeSession<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, cred: Caller): boolean {
   const refused = s.sessions.reserve(cred.owner, s.perKey);
   if (refused === null) return true;
-  const message =
-    refused === 'key'
-      ? `This key holds its maximum of ${s.perKey} MCP sessions (--max-sessions-per-key), all busy or being opened.`
-      : `This server holds its maximum of ${s.sessions.max} MCP sessions (--max-sessions), all busy.`;
-  reply(res, 503, `${message} Close a session you no longer use (DELETE /mcp) or retry shortly.`, { 'retry-after': '5' });
+  if (refused === 'key') {
+    const wait = s.sessions.keyRetryAfter(cred.owner);
+    refuse(
+      res,
+      429,
+      'max-sessions-per-key',
+      wait,
+      `This key holds its maximum of ${s.perKey} MCP sessions (--max-sessions-per-key), all busy, being opened or just opened. Close a session you no longer use (DELETE /mcp) or retry in ${wait} s.`,
+    );
+  } else {
+    const wait = BUSY_RETRY_MS / 1000;
+    refuse(
+      res,
+      503,
+      'max-sessions',
+      wait,
+      `This server holds its maximum of ${s.sessions.max} MCP sessions (--max-sessions), all busy. Close a session you no longer use (DELETE /mcp) or retry in ${wait} s.`,
+    );
+  }
   return false;
 }
 
@@ -99,7 +132,7 @@ async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Openin
     retryInterval: SSE_RETRY_MS,
     onsessioninitialized: (id) => {
       placed = true;
-      s.sessions.add({ id, owner: cred.owner, transport, server: server!, lastSeen: Date.now(), busy: 0, streams: 0 });
+      s.sessions.add({ id, owner: cred.owner, transport, server: server!, lastSeen: Date.now(), busy: 0, streams: 0, returned: false });
       s.o.log.info({ session: id, sessions: s.sessions.size }, 'session opened');
     },
   });

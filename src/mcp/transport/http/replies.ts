@@ -6,6 +6,19 @@ export function reply(res: ServerResponse, status: number, message: string, head
   send(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
 
+/** The limits a request can be refused by, named as the flag that sets each. */
+export type Limit = 'max-sessions-per-key' | 'max-sessions' | 'auth-failures-per-minute';
+
+/** A refusal by one of the limits: the flag in `error.data.limit`, and Retry-After in seconds. */
+export function refuse(res: ServerResponse, status: 429 | 503, limit: Limit, retryAfterS: number, message: string): void {
+  send(
+    res,
+    status,
+    { jsonrpc: '2.0', error: { code: -32000, message, data: { limit, retry_after_s: retryAfterS } }, id: null },
+    { 'retry-after': String(retryAfterS) },
+  );
+}
+
 export function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) {
     res.end();

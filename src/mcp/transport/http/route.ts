@@ -7,6 +7,7 @@ import { refusedHostOrOrigin } from './guard.js';
 import { openSession, tooManyFailures } from './open-session.js';
 import { groupOf } from './auth-failures.js';
 import { guardReply, reply } from './replies.js';
+import type { Session } from './sessions.js';
 import type { HttpState } from './state.js';
 import { vetLine } from '../jsonrpc-guard.js';
 
@@ -77,7 +78,7 @@ async function handleMcp<C extends ClosableClient>(s: HttpState<C>, req: Incomin
   if (typeof sid === 'string' && !session) return reply(res, 404, 'Session not found: start a new one with initialize.', {}, -32001);
   if (req.method === 'GET' || req.method === 'DELETE') {
     if (!session) return reply(res, 400, 'Bad Request: send the mcp-session-id header of an open session.');
-    session.lastSeen = Date.now();
+    seen(session);
     if (req.method === 'GET') {
       session.streams++;
       res.once('close', () => {
@@ -96,7 +97,7 @@ async function handleMcp<C extends ClosableClient>(s: HttpState<C>, req: Incomin
   const vetted = vetLine(body.text);
   if (!('message' in vetted)) return guardReply(res, vetted.reply);
   if (session) {
-    session.lastSeen = Date.now();
+    seen(session);
     session.busy++;
     res.once('close', () => {
       session.busy--;
@@ -106,6 +107,12 @@ async function handleMcp<C extends ClosableClient>(s: HttpState<C>, req: Incomin
   }
   if (!isInitializeRequest(vetted.message)) return reply(res, 400, 'Bad Request: no session; start one with initialize (without an mcp-session-id header).');
   return openSession(s, { req, res, cred, body: vetted.message, address });
+}
+
+/** A request on a session: it is in use now, and its client came back after initialize. */
+function seen(session: Session): void {
+  session.lastSeen = Date.now();
+  session.returned = true;
 }
 
 function health<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, method: string | undefined): void {

@@ -26,6 +26,7 @@ export async function serveHttp<C extends ClosableClient>(o: HttpServeOptions<C>
     // A key is held by its sessions or lingers after them: never more keys than sessions can use.
     clients: new KeyClients<C>(o.newClient, 60_000, o.maxSessions),
     failures: new AuthFailures(o.authFailuresPerMinute ?? 20),
+    judging: new Map(),
     perKey: o.auth.kind === 'bearer' ? (o.maxSessionsPerKey ?? 10) : Number.POSITIVE_INFINITY,
     maxBody: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     inFlight: new InFlight(),

@@ -16,6 +16,8 @@ export interface Session<S extends SessionServer = SessionServer> {
   busy: number;
   /** Notification streams (GET) open now: with subscriptions, the client is listening. */
   streams: number;
+  /** The client came back after its initialize answer (its initialized notification, or any request). */
+  returned: boolean;
 }
 
 /** Why no place was given: the caller's own cap, or the server's. */
@@ -25,6 +27,14 @@ export type Refusal = 'key' | 'server';
 export const DEFAULT_IDLE_SESSION_MS = 10 * 60_000;
 /** A session with subscriptions but no stream and no request for this long has gone: its polling stops. */
 export const DEFAULT_STREAMLESS_MS = 2 * 60_000;
+/**
+ * A session whose client has not come back since its initialize answer is still being opened
+ * for this long: its own key cannot take its place (else a burst of one key answers 200 to
+ * initializes whose sessions are closed a moment later).
+ */
+export const HANDSHAKE_GRACE_MS = 10_000;
+/** Retry-After of a refusal when every session in the way is busy or being opened. */
+export const BUSY_RETRY_MS = 5_000;
 
 /**
  * The MCP sessions this instance holds, under a cap and a cap per caller: each is an
@@ -32,7 +42,8 @@ export const DEFAULT_STREAMLESS_MS = 2 * 60_000;
  * Places are reserved (per caller) before a session is built, so a burst of concurrent
  * initializes is counted while it opens and cannot overshoot either cap. At a cap, the least
  * recently used idle session makes room before anyone is refused; a session listening on an
- * open stream with live subscriptions goes last.
+ * open stream with live subscriptions goes last. A key makes room among its own sessions only
+ * with those its clients came back to (or left alone past HANDSHAKE_GRACE_MS).
  */
 export class Sessions<S extends SessionServer = SessionServer> {
   private readonly byId = new Map<string, Session<S>>();
@@ -45,6 +56,7 @@ export class Sessions<S extends SessionServer = SessionServer> {
     readonly idleMs = DEFAULT_IDLE_SESSION_MS,
     private readonly now: () => number = Date.now,
     private readonly streamlessMs = Math.min(DEFAULT_STREAMLESS_MS, idleMs),
+    private readonly graceMs = HANDSHAKE_GRACE_MS,
   ) {
     this.sweeper = setInterval(() => this.sweep(), Math.min(30_000, Math.max(1_000, Math.min(idleMs, this.streamlessMs) / 4)));
     this.sweeper.unref();
@@ -58,7 +70,7 @@ export class Sessions<S extends SessionServer = SessionServer> {
   reserve(owner: string, perOwner = Number.POSITIVE_INFINITY): Refusal | null {
     const own = [...this.byId.values()].filter((s) => s.owner === owner);
     const ownExcess = own.length + (this.opening.get(owner) ?? 0) - perOwner + 1;
-    const ownIdle = this.evictionOrder(own);
+    const ownIdle = this.evictionOrder(own.filter((s) => !this.inHandshake(s)));
     if (ownExcess > 0 && ownIdle.length < ownExcess) return 'key';
     const victims = ownExcess > 0 ? ownIdle.slice(0, ownExcess) : [];
     if (this.byId.size - victims.length + this.pending >= this.max) {
@@ -70,6 +82,21 @@ export class Sessions<S extends SessionServer = SessionServer> {
     this.pending++;
     this.opening.set(owner, (this.opening.get(owner) ?? 0) + 1);
     return null;
+  }
+
+  /**
+   * Seconds until a key refused at its cap may find room: until the first of its sessions
+   * leaves its handshake grace, or BUSY_RETRY_MS when all are busy or being opened.
+   */
+  keyRetryAfter(owner: string): number {
+    const t = this.now();
+    const waits = [...this.byId.values()].filter((s) => s.owner === owner && s.busy === 0 && this.inHandshake(s)).map((s) => s.lastSeen + this.graceMs - t);
+    return Math.max(1, Math.ceil((waits.length > 0 ? Math.min(...waits) : BUSY_RETRY_MS) / 1000));
+  }
+
+  /** Opened, answered, and its client not back yet: still in its handshake. */
+  private inHandshake(s: Session<S>): boolean {
+    return !s.returned && this.now() - s.lastSeen < this.graceMs;
   }
 
   /** The place was not used (the build failed or the client never completed initialize). */

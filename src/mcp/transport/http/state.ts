@@ -1,3 +1,4 @@
+import type { CallResult } from '../../../client/index.js';
 import type { AuthFailures } from './auth-failures.js';
 import type { ClosableClient, KeyClients } from './clients.js';
 import type { HttpServeOptions } from './options.js';
@@ -11,6 +12,8 @@ export interface HttpState<C extends ClosableClient> {
   sessions: Sessions<InboxServer>;
   clients: KeyClients<C>;
   failures: AuthFailures;
+  /** Keys the API is being asked about now (GET /v1/me), by owner: later initializes of the key share the answer. */
+  judging: Map<string, Promise<CallResult>>;
   /** Sessions one caller may hold (bearer mode; unbounded in token mode). */
   perKey: number;
   maxBody: number;
