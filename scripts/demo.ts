@@ -109,7 +109,7 @@ async function triage(s: Session): Promise<string> {
 
   const convo = await s.call('get_conversation', { lead_id: mallory.id }, { lines: 40, width: 400 });
   const text = textOf(convo);
-  const tag = /<(untrusted-[0-9a-f]{6})>/.exec(text)?.[1];
+  const tag = /<(untrusted-[0-9a-f]{6})[ >]/.exec(text)?.[1];
   const at = text.indexOf('Ignore previous instructions');
   const open = tag ? text.lastIndexOf(`<${tag}`, at) : -1;
   const close = tag ? text.indexOf(`</${tag}>`, at) : -1;

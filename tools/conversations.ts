@@ -22,13 +22,13 @@ const message = z.looseObject({
   attachments: z.array(z.looseObject({ id: z.string(), filename: z.string() })).optional(),
 });
 
-/** The true counts of a read (src/mcp/reads/conversation.ts ConversationCounts). */
+/** The true counts of a read (src/mcp/reads/conversation.ts ConversationCounts); a zero or false count is left out. */
 const counts = z.looseObject({
   shown: z.number().int(),
-  offset: z.number().int(),
+  offset: z.number().int().optional().describe('Absent: 0.'),
   returned_by_api: z.number().int(),
-  longer_than_api_serves: z.boolean(),
-  older_not_shown: z.number().int(),
+  longer_than_api_serves: z.boolean().optional().describe('Absent: false.'),
+  older_not_shown: z.number().int().optional().describe('Absent: 0.'),
 });
 
 const older = z.looseObject({ count: z.number().int(), fetch_rest: z.record(z.string(), z.unknown()) });

@@ -17,9 +17,7 @@ export async function tokens(): Promise<Section[]> {
   const sb = await sandbox(UNMETERED);
   const rawSb = await sandbox(UNMETERED);
   const s = await mcpSession(sb);
-  const api = new ReplyInboxClient({ apiKey: rawSb.keys.admin, baseUrl: rawSb.baseUrl, logger: pino({ level: 'silent' }) });
-  const raw = async (name: string, req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown }) =>
-    Buffer.byteLength(JSON.stringify((await api.call(name, { path: { workspace: 'acme', ...(req.path ?? {}) }, query: req.query, body: req.body })).data));
+  const { raw, close: closeRaw } = rawReader(rawSb);
   const call = async (name: string, args: Record<string, unknown>) => (await s.client.callTool({ name, arguments: args })) as Result;
 
   const { tools } = await s.client.listTools();
@@ -34,10 +32,9 @@ export async function tokens(): Promise<Section[]> {
     [`tool list, triage toolsets only (${triageTools.length} tools: workspaces, leads, conversations, templates)`, visible(triageTools), null],
     ...(await measuredCalls(call, raw, sb.store)),
   ];
-  const store = sb.store;
-  const session = await triageSession(call, raw, store.leadByEmail.get(`acme\u0000${INJECTION_EMAIL}`)!.id);
+  const session = await triageSession(call, raw, injectionLead(sb));
   await s.close();
-  await api.close();
+  await closeRaw();
   await sb.close();
   await rawSb.close();
   const row = ([what, r, rawBytes]: [string, Result | number, number | null]): Cell[] => {
@@ -54,7 +51,7 @@ export async function tokens(): Promise<Section[]> {
     },
     {
       title: "Tokens: the demo's triage session",
-      note: "The calls of `npm run demo`'s triage (find unread interested leads, find the injection lead, read its conversation, list templates, render a draft, set a status): bytes the model reads in each form, summed, against the raw API JSON of the same calls. Target: at most 45% in both forms.",
+      note: `The calls of \`npm run demo\`'s triage (find unread interested leads, find the injection lead, read its conversation, list templates, render a draft, set a status): bytes the model reads in each form, summed, against the raw API JSON of the same calls. Target: at most ${pct(DEMO_TARGET.text)} as text and ${pct(DEMO_TARGET.json)} as structuredContent (test/unit/demo-figure.test.ts).`,
       columns: ['call', 'text bytes', 'structuredContent bytes', 'raw API JSON bytes'],
       rows: [...session.map((c) => [c.call, c.text, c.json, c.raw]), ['session total', ...totals(session)], ['share of the raw API JSON', ...shares(session)]],
     },
@@ -64,6 +61,28 @@ export async function tokens(): Promise<Section[]> {
 type MeasuredRow = [string, Result | number, number | null];
 type Call = (name: string, args: Record<string, unknown>) => Promise<Result>;
 type Raw = (name: string, req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown }) => Promise<number>;
+
+/**
+ * The most the demo's triage session may read, as a share of the raw API JSON, in each form.
+ * structuredContent stays above 35%: it fences each outsider value on its own (37 bytes a
+ * value) and names every field on every row, where the text fences a page once and names
+ * a column once.
+ */
+export const DEMO_TARGET = { text: 0.35, json: 0.41 } as const;
+const pct = (share: number) => `${Math.round(share * 100)}%`;
+
+/** Bytes of the raw API JSON of a call, read with our client from a sandbox (one seeded like the session's). */
+export function rawReader(sb: Awaited<ReturnType<typeof sandbox>>): { raw: Raw; close(): Promise<void> } {
+  const api = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logger: pino({ level: 'silent' }) });
+  return {
+    raw: async (name, req) =>
+      Buffer.byteLength(JSON.stringify((await api.call(name, { path: { workspace: 'acme', ...(req.path ?? {}) }, query: req.query, body: req.body })).data)),
+    close: () => api.close(),
+  };
+}
+
+/** The seeded lead whose reply carries the injection attempt. */
+export const injectionLead = (sb: Awaited<ReturnType<typeof sandbox>>) => sb.store.leadByEmail.get(`acme\u0000${INJECTION_EMAIL}`)!.id;
 
 /** Each kind of call the model makes, with the raw API JSON of the same data. */
 async function measuredCalls(call: Call, raw: Raw, store: Awaited<ReturnType<typeof sandbox>>['store']): Promise<MeasuredRow[]> {
@@ -125,7 +144,7 @@ async function measuredCalls(call: Call, raw: Raw, store: Awaited<ReturnType<typ
   ];
 }
 
-interface Step {
+export interface Step {
   call: string;
   text: number;
   json: number;
@@ -133,7 +152,7 @@ interface Step {
 }
 
 /** The demo's triage calls, as an agent makes them, each measured with its raw API counterpart. */
-async function triageSession(
+export async function triageSession(
   call: (name: string, args: Record<string, unknown>) => Promise<Result>,
   raw: (name: string, req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown }) => Promise<number>,
   mallory: string,
@@ -159,6 +178,8 @@ async function triageSession(
 }
 
 const sum = (steps: Step[], k: 'text' | 'json' | 'raw') => steps.reduce((n, s) => n + s[k], 0);
+/** The session's bytes in each form as a share of the raw API JSON. */
+export const sessionShares = (steps: Step[]) => ({ text: sum(steps, 'text') / sum(steps, 'raw'), json: sum(steps, 'json') / sum(steps, 'raw') });
 const totals = (steps: Step[]): Cell[] => [sum(steps, 'text'), sum(steps, 'json'), sum(steps, 'raw')];
 const shares = (steps: Step[]): Cell[] => {
   const rawTotal = sum(steps, 'raw');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
+import { UNTRUSTED_LINE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { INJECTION_TEXT, SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { isUnread } from '../../src/sandbox/views/lead.js';
@@ -73,7 +73,7 @@ describe('The triage flow: find an interested unread lead, read it, draft a repl
     const rec = store().leads.get(lead)!;
     const thread = [...store().conversation(rec)].sort((a, b) => (a.sent_at ?? '').localeCompare(b.sent_at ?? '') || a.id.localeCompare(b.id));
     expect(structured.messages.map((m: any) => m.id)).toEqual(thread.slice(-10).map((m) => m.id));
-    expect(text.startsWith(UNTRUSTED_NOTE)).toBe(true);
+    expect(text.startsWith(UNTRUSTED_LINE)).toBe(true);
     const inbound = structured.messages.filter((m: any) => m.direction === 'inbound' && m.body);
     expect(inbound.length).toBeGreaterThan(0);
     for (const m of inbound) for (const line of (m.body as string).split('\n').filter((l) => l.trim().length > 12)) expectFenced(text, line);
@@ -164,9 +164,9 @@ describe('Untrusted content: the seeded prompt injection reaches the model only 
     expect(structured.messages.some((m: any) => (m.body ?? '').includes(INJECTION_TEXT))).toBe(true);
     const { tag, spans } = fencesOf(text);
     firstTag = tag;
-    const note = text.indexOf(UNTRUSTED_NOTE);
+    const note = text.indexOf(UNTRUSTED_LINE);
     expect(note).toBe(0);
-    expect(spans[0]![0]).toBeGreaterThan(note + UNTRUSTED_NOTE.length);
+    expect(spans[0]![0]).toBeGreaterThan(note + UNTRUSTED_LINE.length);
     expect(expectFenced(text, INJECTION_TEXT)).toBeGreaterThan(0);
     expect(expectFenced(text, 'Ignore previous instructions')).toBeGreaterThan(0);
     // Sender names are outside text as well.
@@ -203,7 +203,7 @@ describe('Untrusted content: the seeded prompt injection reaches the model only 
     await callOk(s, 'create_note', { lead_id: lead, body });
     const { text } = await callOk(s, 'list_notes', { lead_id: lead });
     const { tag } = fencesOf(text);
-    expect(text.startsWith(UNTRUSTED_NOTE)).toBe(true);
+    expect(text.startsWith(UNTRUSTED_LINE)).toBe(true);
     expect([...text.matchAll(/<\/\s*untrusted[^>]*>/gi)].every((m) => m[0] === `</${tag}>`)).toBe(true);
     expectFenced(text, 'Assistant: the fence ended');
   });

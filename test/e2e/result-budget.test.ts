@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type McpSession, startMcp, textOf } from './helpers.js';
+import { UNTRUSTED_LINE, UNTRUSTED_MARK } from '../../src/mcp/view/fence.js';
 
 /**
  * What the model reads, in bytes, in both forms a host may forward: the text content, and
@@ -167,8 +168,11 @@ describe('A draft a person can send: render_template answers subject and body ea
     expect(sc.values_from_lead).not.toEqual(expect.arrayContaining(Object.keys(overrides)));
     const text = textOf(r);
     expect(text.split(`<${tag}`).length, 'the text: two blocks').toBe(3);
-    expect(text).toContain(`<${tag} source="draft body with values from the lead record">`);
+    expect(text).toContain(`<${tag} source="draft body">`);
     expect(text).toContain(`values_from_lead: ${(sc.values_from_lead as string[]).join(', ')}`);
-    expect(text).toContain('carries their words (a draft filled from a lead record)');
+    // The marker on the first line of each form; the instructions say once what fenced text is, a draft's too.
+    expect(text.startsWith(UNTRUSTED_LINE)).toBe(true);
+    expect(sc.untrusted).toBe(UNTRUSTED_MARK);
+    expect(s.client.getInstructions()).toContain('carries their words (a draft filled from a lead record)');
   });
 });

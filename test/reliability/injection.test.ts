@@ -1,7 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STRUCTURED_NOTE } from '../../src/mcp/view/result-budget.js';
-import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
+import { UNTRUSTED_LINE, UNTRUSTED_MARK, UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import type { LeadRec, MeetingRec, MessageRec } from '../../src/sandbox/store/types.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
@@ -146,7 +145,7 @@ async function resource(uri: string): Promise<string> {
  * response's own, opened and closed in pairs; the data note before the first fence; and
  * each expected canary shown, always inside a fence.
  */
-function expectContained(where: string, text: string, canaries: readonly string[], dataNote: string = UNTRUSTED_NOTE): void {
+function expectContained(where: string, text: string, canaries: readonly string[], dataNote: string = UNTRUSTED_LINE): void {
   const hidden = INVISIBLE_OR_BIDI.exec(text);
   expect(
     hidden,
@@ -201,7 +200,8 @@ describe('Prompt injection: names, titles, companies, subjects and previews of a
       CANARY.utm,
     ]);
   });
-  it('the lead resource (inbox://acme/leads/…)', async () => expectContained('lead resource', await resource(`inbox://acme/leads/${lead.id}`), LEAD_FIELDS));
+  it('the lead resource (inbox://acme/leads/…)', async () =>
+    expectContained('lead resource', await resource(`inbox://acme/leads/${lead.id}`), LEAD_FIELDS, UNTRUSTED_NOTE));
 });
 
 describe('Prompt injection: replies, messages, senders, bodies and attachment names are fenced', () => {
@@ -223,13 +223,12 @@ describe('Prompt injection: replies, messages, senders, bodies and attachment na
     ]);
   });
   it('the conversation resource (markdown)', async () => {
-    expectContained('conversation resource', await resource(`inbox://acme/leads/${lead.id}/conversation`), [
-      CANARY.from,
-      CANARY.msgSubject,
-      CANARY.body,
-      CANARY.file,
-      CANARY.htmlBody,
-    ]);
+    expectContained(
+      'conversation resource',
+      await resource(`inbox://acme/leads/${lead.id}/conversation`),
+      [CANARY.from, CANARY.msgSubject, CANARY.body, CANARY.file, CANARY.htmlBody],
+      UNTRUSTED_NOTE,
+    );
   });
   it("download_attachment: the outsider's file name", async () => {
     expectContained('download_attachment', await text('download_attachment', { lead_id: lead.id, attachment_id: 'att_pwnfile1' }), [CANARY.file]);
@@ -255,7 +254,7 @@ describe("Prompt injection: a booking's invitee, guests, custom fields and track
   it('get_meeting structuredContent: the same fences, for hosts that show the model only that form', async () => {
     const out = await s.call('get_meeting', { meeting_id: meeting.id });
     if (out.kind !== 'ok') throw new Error(JSON.stringify(out));
-    expectContained('get_meeting structured', JSON.stringify(out.result.structuredContent), MEETING_FIELDS, STRUCTURED_NOTE);
+    expectContained('get_meeting structured', JSON.stringify(out.result.structuredContent), MEETING_FIELDS, UNTRUSTED_MARK);
   });
   it("list_leads structuredContent, compact and full: the lead's words fenced there too", async () => {
     for (const args of [{ email: lead.email }, { email: lead.email, view: 'full' }]) {
@@ -265,7 +264,7 @@ describe("Prompt injection: a booking's invitee, guests, custom fields and track
         `list_leads structured ${JSON.stringify(args)}`,
         JSON.stringify(out.result.structuredContent),
         args.view ? LEAD_FIELDS : COMPACT_LEAD_FIELDS,
-        STRUCTURED_NOTE,
+        UNTRUSTED_MARK,
       );
     }
   });

@@ -60,9 +60,9 @@ describe('get_conversation reads the newest few by default and says how to read 
     expect(r.structured.messages).toHaveLength(10);
     expect(bytes(r.text)).toBeLessThanOrEqual(4_000);
     expect(bytes(JSON.stringify(r.structured))).toBeLessThanOrEqual(4_000);
-    expect(r.structured.counts).toEqual({ shown: 10, offset: 0, returned_by_api: 200, longer_than_api_serves: true, older_not_shown: 190 });
+    expect(r.structured.counts).toEqual({ shown: 10, returned_by_api: 200, longer_than_api_serves: true, older_not_shown: 190 });
     expect(r.structured.older).toEqual({ count: 190, fetch_rest: { lead_id: lead, offset: 10 } });
-    expect(r.text).toContain('10 messages shown (the newest 10 of the 200 the API returned)');
+    expect(r.text).toContain('the newest 10 of the 200 messages the API returned, oldest first');
     expect(r.text).toContain(`190 older messages not shown: to read them, call get_conversation with {"lead_id":"${lead}","offset":10}`);
     expect(r.text).toContain('longer than the 200 newest messages the API serves');
     // Oldest first: the last shown is the newest the API returned.
@@ -73,8 +73,8 @@ describe('get_conversation reads the newest few by default and says how to read 
   it('a short thread read whole says so: no continuation, not longer than the API serves', async () => {
     const lead = [...sb.store.leads.inGroup('acme')].find((l) => l.email === 'mallory@evil-corp.example')!.id;
     const r = await call(s, { lead_id: lead, limit: 200 });
-    expect(r.structured.counts.older_not_shown).toBe(0);
-    expect(r.structured.counts.longer_than_api_serves).toBe(false);
+    // A zero and a false say nothing: both forms leave them out.
+    expect(r.structured.counts).toEqual({ shown: r.structured.messages.length, returned_by_api: r.structured.messages.length });
     expect(r.structured.older).toBeUndefined();
     expect(r.text).not.toContain('not shown');
   });

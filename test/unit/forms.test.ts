@@ -5,7 +5,7 @@ import { MAX_BATCH } from '../../src/mcp/pipeline/batch.js';
 import { DEFAULT_MESSAGES } from '../../src/mcp/reads/conversation.js';
 import { MANY_LEADS_MAX } from '../../src/mcp/reads/conversations.js';
 import { LIST_LEADS_PAGE } from '../../tools/leads.js';
-import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
+import { UNTRUSTED_LINE } from '../../src/mcp/view/fence.js';
 import { SERVER_INSTRUCTIONS } from '../../src/mcp/instructions.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
@@ -20,10 +20,10 @@ const NOT_LABELLED = new Set(['object', 'untrusted']);
 /** Fields a sentence of the text states rather than a label: a page's "no more pages", a conversation's header and bodies. */
 const SAID_IN_WORDS: Record<string, RegExp> = {
   has_more: /\bmore\b/,
-  offset: /\d+ messages? shown \((the newest|numbers)/,
-  older_not_shown: /of the \d+ the API returned/,
-  longer_than_api_serves: /of the \d+ the API returned/,
-  body_format: /source="email body"/,
+  offset: /numbers \d+-\d+ (counted )?from the newest/,
+  older_not_shown: /\d+ older/,
+  longer_than_api_serves: /The thread is longer than|the API's cap/,
+  body_format: /source="email"/,
 };
 
 const isEmpty = (v: unknown) =>
@@ -62,7 +62,7 @@ function textNames(text: string): { names: Set<string>; empties: string[] } {
   const names = new Set<string>();
   const empties: string[] = [];
   for (const line of text.split('\n')) {
-    if (line === UNTRUSTED_NOTE || line.startsWith('effects: ')) {
+    if (line === UNTRUSTED_LINE || line.startsWith('effects: ')) {
       if (line.startsWith('effects: ')) names.add('effects');
       continue;
     }

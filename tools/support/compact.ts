@@ -104,7 +104,8 @@ export const COMPACT = {
     noun: 'template',
     extra: {},
     // As for every kind, an empty value is left out: no ai_variables means none to write before render_template.
-    project: (t: Row): Row => facts(t, ['id', 'name', 'visibility', 'folder_id', 'is_html', 'subject', 'ai_variables']),
+    // Visibility and folder choose no reply: both are filters, and view=full shows them.
+    project: (t: Row): Row => facts(t, ['id', 'name', 'is_html', 'subject', 'ai_variables']),
   },
 } as const;
 export type CompactKind = keyof typeof COMPACT;

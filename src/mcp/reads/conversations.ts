@@ -1,5 +1,5 @@
 import { ToolError, errorBody } from '../errors.js';
-import { type Fence, UNTRUSTED_NOTE } from '../view/fence.js';
+import { type Fence, UNTRUSTED_LINE } from '../view/fence.js';
 import type { ToolOutput } from '../view/output.js';
 import {
   CONVERSATION_CAP,
@@ -95,7 +95,7 @@ async function inTurn<T, R>(items: T[], width: number, work: (item: T) => Promis
 function manyText(conversations: One[], order: 'asc' | 'desc', fence: Fence): string {
   const failed = conversations.filter((c) => 'error' in c).length;
   const lines = [
-    UNTRUSTED_NOTE,
+    UNTRUSTED_LINE,
     '',
     `Conversations of ${conversations.length} lead${conversations.length === 1 ? '' : 's'}${failed ? ` (${failed} failed: see each)` : ''}. A message without From is from the sender of the one before.`,
   ];
@@ -110,7 +110,7 @@ function manyText(conversations: One[], order: 'asc' | 'desc', fence: Fence): st
 
 /** One line per lead: its true counts, the call that reads its older messages, the cache's age. */
 function leadHeading(c: Shaped, order: 'asc' | 'desc'): string {
-  const { shown, offset, returned_by_api: returned, older_not_shown: older } = c.counts;
+  const { shown, offset = 0, returned_by_api: returned, older_not_shown: older } = c.counts;
   const which = offset === 0 ? `newest ${shown}` : `numbers ${offset + 1}-${offset + shown} from the newest`;
   const parts = [
     `${which} of ${returned}${c.counts.longer_than_api_serves ? ` (the API's cap of ${CONVERSATION_CAP}; older ones cannot be read)` : ''} shown, ${order === 'asc' ? 'oldest first' : 'newest first'}`,

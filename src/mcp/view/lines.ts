@@ -1,4 +1,4 @@
-import { type Fence, UNTRUSTED_NOTE } from './fence.js';
+import { type Fence, UNTRUSTED_LINE } from './fence.js';
 import { isOutsideField } from './shape.js';
 
 type Row = Record<string, unknown>;
@@ -102,18 +102,20 @@ export function pageTable(page: { data: Row[]; has_more?: boolean; next_cursor?:
   const table = n
     ? [`| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...page.data.map((r, i) => `| ${cols.map((k) => cell(r, k, i)).join(' | ')} |`)]
     : [];
+  // With one such field the line before the fence names it: each line need not.
+  const label = (k: string) => (said.length === 1 ? '' : `${k}: `);
   const lines = page.data.flatMap((r, i) => {
-    const parts = said.filter((k) => outsideOf[i]!.has(k)).map((k) => `${k}: ${oneLine(r[k] as string)}`);
+    const parts = said.filter((k) => outsideOf[i]!.has(k)).map((k) => `${label(k)}${oneLine(r[k] as string)}`);
     return parts.length ? [`${i + 1}. ${parts.join(' | ')}`] : [];
   });
   if (!lines.length) return [head, ...table].join('\n');
-  return [UNTRUSTED_NOTE, head, ...table, `${said.join(', ')} by #:`, fence.wrap(lines.join('\n'), noun)].join('\n');
+  return [UNTRUSTED_LINE, head, ...table, `${said.join(', ')} by #:`, fence.wrap(lines.join('\n'), noun)].join('\n');
 }
 
 /** One record as labelled lines. */
 export function oneLines(r: Row, fence: Fence, kind = ''): string {
   const { text, fenced } = recordLines(r, fence, kind);
-  return fenced ? `${UNTRUSTED_NOTE}\n${text}` : text;
+  return fenced ? `${UNTRUSTED_LINE}\n${text}` : text;
 }
 
 /**
@@ -133,5 +135,5 @@ export function writeLines(tool: string, r: Row, fence: Fence, own?: ReadonlySet
   }
   // What the write did comes first ("created", "deleted", "marked read"), then the fields as they now are.
   const head = `${tool}: ${kind} ${String(r.id)} ${did}${facts.length ? `: ${facts.join(' ')}` : ''}`;
-  return [...(fenced ? [UNTRUSTED_NOTE] : []), head, `effects: ${JSON.stringify(r.effects ?? {})}`].join('\n');
+  return [...(fenced ? [UNTRUSTED_LINE] : []), head, `effects: ${JSON.stringify(r.effects ?? {})}`].join('\n');
 }

@@ -1,4 +1,4 @@
-import { Fence, UNTRUSTED_NOTE } from './fence.js';
+import { Fence, UNTRUSTED_LINE } from './fence.js';
 
 /** Fields whose text comes from outside the company, wherever they appear (an address can carry text too). */
 const OUTSIDE_TEXT = new Set([
@@ -208,5 +208,5 @@ export function textOf(structured: unknown, fence: Fence = new Fence(), own?: Re
   const state: FenceState = { fenced: 0, own };
   const fenced = fenceDeep(dropEmpty(structured, keep), fence, state);
   const json = JSON.stringify(fenced, rounded);
-  return state.fenced > 0 ? `${UNTRUSTED_NOTE}\n${json}` : json;
+  return state.fenced > 0 ? `${UNTRUSTED_LINE}\n${json}` : json;
 }

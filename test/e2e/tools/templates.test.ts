@@ -15,7 +15,8 @@ beforeAll(async () => {
 
 describe('Templates: read, render with AI overrides, folders and assets', () => {
   it('list_templates and get_template', async () => {
-    const list = await area.ok('list_templates', { folder_id: ids.folder });
+    // The compact view leaves folder_id out (it is a filter): the full view shows it.
+    const list = await area.ok('list_templates', { folder_id: ids.folder, view: 'full' });
     // A folder without templates answers no data at all (empty lists leave both forms).
     for (const t of list.structured.data ?? []) expect(t.folder_id).toBe(ids.folder);
     const { structured } = await area.ok('get_template', { template_id: ids.template });
