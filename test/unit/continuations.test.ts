@@ -212,7 +212,7 @@ describe('every resource that reads on: its continuation followed to the end rea
       const shown = [...text.matchAll(/^- Message: (\S+)$/gm)].map((m) => m[1]!);
       expect(shown.length).toBeGreaterThan(0);
       // The stated counts are true: what was shown, and a cut's "X of Y left out".
-      expect(Number(/: (\d+) messages? shown/.exec(text)?.[1])).toBe(shown.length);
+      expect(Number(/: the newest (\d+) of the \d+ messages/.exec(text)?.[1])).toBe(shown.length);
       const cut = /\[(\d+) of (\d+) messages left out/.exec(text);
       if (label !== 'the default budget') expect(cut, 'the small budget cuts the resource').not.toBeNull();
       if (cut) expect(Number(cut[2]) - Number(cut[1])).toBe(shown.length);
