@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { FAST_YIELD_PATCH } from '../../src/client/limiter/fast-yield.js';
+import { DRAIN_SWEEP } from '../../src/client/limiter/redis/drain-sweep.js';
 import { SCRIPT_ERRORS_PATCH } from '../../src/client/limiter/redis/script-errors-patch.js';
 import { UNSUBSCRIBE_PATCH } from '../../src/client/limiter/redis/unsubscribe-patch.js';
 
@@ -21,6 +22,7 @@ describe('every patch of bottleneck internals names what it relies on, and that 
     ['fast-yield.ts', FAST_YIELD_PATCH],
     ['redis/script-errors-patch.ts', SCRIPT_ERRORS_PATCH],
     ['redis/unsubscribe-patch.ts', UNSUBSCRIBE_PATCH],
+    ['redis/drain-sweep.ts', DRAIN_SWEEP],
   ] as const) {
     it(`${name}: the installed bottleneck is the version the patch was written for`, () => {
       expect((require('bottleneck/package.json') as { version: string }).version).toBe(patch.version);

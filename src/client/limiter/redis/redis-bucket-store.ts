@@ -4,6 +4,7 @@ import { type BucketStore, type StoreContext, messageOf, updateSettings } from '
 import type { BucketState, LimitSource, LimiterOptions, Settlement } from '../types.js';
 import { describedBuckets } from '../rate-headers.js';
 import type { RedisLink } from './link.js';
+import { sweepQueued } from './drain-sweep.js';
 import { SharedBucket } from './shared-bucket.js';
 
 export interface RedisBucketStoreOptions extends LimiterOptions {
@@ -31,6 +32,7 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
   private readonly unwatch: (() => void)[] = [];
   private closing: { at: number; timer: NodeJS.Timeout } | null = null;
   private closed = false;
+  private concurrencyLimiter: Bottleneck | null = null;
   private readonly onError = (e: unknown) => this.ctx.emit({ type: 'store_error', message: messageOf(e) });
 
   constructor(
@@ -50,6 +52,13 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
       this.watchLoss(o.store.limiterId(o.tag, b.bucket), () => this.afterLoss(b));
     }
     this.unwatch.push(o.store.onDown((reason) => ctx.down(reason)));
+    this.unwatch.push(sweepQueued(() => this.limiters, o.store.heartbeatMs, this.onError));
+  }
+
+  /** The key's clustered limiters: its buckets, and its concurrency cap once made. */
+  private get limiters(): Bottleneck[] {
+    const all = Object.values(this.buckets).map((b) => b.limiter);
+    return this.concurrencyLimiter ? [...all, this.concurrencyLimiter] : all;
   }
 
   concurrency(maxConcurrent: number): Bottleneck {
@@ -61,6 +70,7 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
       timeout: this.o.store.idleMs,
     });
     c.on('error', this.onError);
+    this.concurrencyLimiter = c;
     this.watchLoss(this.o.store.limiterId(this.o.tag, 'concurrency'), () => updateSettings(c, { maxConcurrent: this.ctx.maxConcurrent() }));
     return c;
   }
