@@ -88,10 +88,9 @@ export class InboxServer {
   private readonly api: ApiCaller;
 
   constructor(private readonly o: InboxServerOptions) {
-    const live = o.inboxWatch ? { resources: { subscribe: true, listChanged: true } } : {};
     this.mcp = new McpServer(
       { name: o.name, version: o.version },
-      { capabilities: { tools: { listChanged: true }, logging: {}, ...live }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: ANSWER_VALIDATOR },
+      { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: ANSWER_VALIDATOR },
     );
     this.notices = new Notices(this.mcp, o.log);
     this.recentCreates = new RecentCreates(o.now);
@@ -106,10 +105,12 @@ export class InboxServer {
     const deps = this.callDeps();
     server.setRequestHandler(CallToolRequestSchema, (req, extra) => callTool(deps, req.params.name, req.params.arguments, extra));
     const access = this.access();
-    // Prompts' and templates' completers are shared by every session: they find this one's access per request.
-    bindSessionAccess(server, access);
-    registerResources(this.mcp, access, o.log);
-    registerPrompts(this.mcp, access);
+    // Resources and prompts are shared by every session: they find this one's access per request.
+    bindSessionAccess(server, access, o.log);
+    // Declared after the binding: given to McpServer's constructor, it would set the resource handlers unbound.
+    if (o.inboxWatch) server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+    registerResources(this.mcp);
+    registerPrompts(this.mcp);
     const desk = registerDesk(this.mcp);
     this.subscriptions = o.inboxWatch ? new Subscriptions(server, o.inboxWatch, access, o.log) : null;
     this.watch = new ScopeWatch((o.scopeRefreshSeconds ?? 300) * 1000, () => this.refreshQuietly());

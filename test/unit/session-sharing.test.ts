@@ -7,13 +7,18 @@ import { sessionCompleter } from '../../src/mcp/context/session-access.js';
 
 /** One session of a key that reaches these workspaces; the API is never called by a workspace completion. */
 function session(workspaces: string[]) {
+  /** The API calls made with this session's key. */
+  const calls: string[] = [];
   const api = {
-    call: async () => ({ data: { data: [] } }),
-    me: async () => ({ data: { scopes: [], workspaces: workspaces.map((id) => ({ id })) } }),
+    call: async (name: string, o: { path?: { workspace?: string } }) => {
+      calls.push(`${name} ${o.path?.workspace ?? ''}`);
+      return { data: { object: 'list', data: [], has_more: false, next_cursor: null } };
+    },
+    me: async () => ({ data: { scopes: ['workspaces:read'], workspaces: workspaces.map((id) => ({ id })) } }),
   };
   const server = new InboxServer({ name: 't', version: '0', tools: [], api: api as never, selection: { readOnly: false }, log: createLogger('t', 'silent') });
   const client = new Client({ name: 'c', version: '0' });
-  return { server, client };
+  return { server, client, calls };
 }
 
 const opened: ReturnType<typeof session>[] = [];
@@ -35,15 +40,28 @@ const completeWs = (c: Client, ref: { type: 'ref/prompt'; name: string } | { typ
   c.complete({ ref, argument: { name: 'workspace', value: '' } }).then((r) => r.completion.values);
 
 describe('What every session shares, and what stays its own', () => {
-  it("sessions share the prompts' argument schemas (built once per process), not one set each", () => {
-    const prompts = (s: ReturnType<typeof session>) =>
-      (s.server.mcp as unknown as { _registeredPrompts: Record<string, { argsSchema: { shape: Record<string, unknown> } }> })._registeredPrompts;
-    const [one, two] = [session(['a']), session(['b'])];
-    for (const name of ['triage_inbox', 'draft_reply', 'pipeline_report']) {
-      const [x, y] = [prompts(one)[name]!.argsSchema.shape, prompts(two)[name]!.argsSchema.shape];
-      expect(Object.keys(x).length).toBeGreaterThan(0);
-      for (const arg of Object.keys(x)) expect(x[arg], `${name}.${arg}`).toBe(y[arg]);
+  it("sessions share the prompts' argument schemas and the resource templates (built once per process), not one set each", () => {
+    type Registries = {
+      _registeredPrompts: Record<string, { argsSchema: unknown; callback: unknown }>;
+      _registeredResourceTemplates: Record<string, { resourceTemplate: unknown; readCallback: unknown }>;
+    };
+    const registries = (s: ReturnType<typeof session>) => s.server.mcp as unknown as Registries;
+    const [one, two] = [registries(session(['a'])), registries(session(['b']))];
+    const prompts = Object.keys(one._registeredPrompts);
+    expect(prompts).toEqual(['triage_inbox', 'draft_reply', 'pipeline_report']);
+    for (const name of prompts) {
+      expect(one._registeredPrompts[name]!.argsSchema, name).toBeDefined();
+      expect(one._registeredPrompts[name]!.argsSchema, name).toBe(two._registeredPrompts[name]!.argsSchema);
+      expect(one._registeredPrompts[name]!.callback, name).toBe(two._registeredPrompts[name]!.callback);
     }
+    const templates = Object.keys(one._registeredResourceTemplates);
+    expect(templates.length).toBeGreaterThanOrEqual(6);
+    for (const name of templates) {
+      expect(one._registeredResourceTemplates[name]!.resourceTemplate, name).toBe(two._registeredResourceTemplates[name]!.resourceTemplate);
+      expect(one._registeredResourceTemplates[name]!.readCallback, name).toBe(two._registeredResourceTemplates[name]!.readCallback);
+    }
+    // Registered per session all the same: enabling or removing one session's entry leaves the other's.
+    expect(one._registeredResourceTemplates[templates[0]!]).not.toBe(two._registeredResourceTemplates[templates[0]!]);
   });
 
   it('sessions share one checker of elicitation answers, not an Ajv instance each', () => {
@@ -63,6 +81,28 @@ describe('What every session shares, and what stays its own', () => {
     );
     const mine = [['acme', 'acme-eu'], ['globex']];
     expect(asked).toEqual([0, 0, 1, 1, 0, 0, 1, 1].map((i) => mine[i]));
+  });
+
+  it('each session reads resources and gets prompts through its own key, even when asked at once', async () => {
+    const [one, two] = await Promise.all([connected(['acme']), connected(['globex'])]);
+    const read = (s: typeof one) =>
+      s.client
+        .readResource({ uri: `inbox://${s === one ? 'acme' : 'globex'}/leads` })
+        .then((r) => JSON.parse((r.contents[0] as { text: string }).text).workspace);
+    const triage = (s: typeof one) =>
+      s.client
+        .getPrompt({ name: 'triage_inbox', arguments: {} })
+        .then((r) => (r.messages[0]!.content as { text: string }).text.match(/workspace "([a-z-]+)"/)![1]);
+    const listed = (s: typeof one) => s.client.listResources().then((r) => r.resources.map((x) => x.uri).filter((u) => u.endsWith('/playbook')));
+    const asked = await Promise.all([one, two, one, two].map(async (s) => [await read(s), await triage(s), await listed(s)]));
+    const mine = [
+      ['acme', 'acme', ['inbox://acme/playbook']],
+      ['globex', 'globex', ['inbox://globex/playbook']],
+    ];
+    expect(asked).toEqual([0, 1, 0, 1].map((i) => mine[i]));
+    // Every read went through the key of the session that asked.
+    expect(one.calls.filter((c) => c.startsWith('list_leads'))).toEqual(['list_leads acme', 'list_leads acme']);
+    expect(two.calls.filter((c) => c.startsWith('list_leads'))).toEqual(['list_leads globex', 'list_leads globex']);
   });
 
   it('a shared completer outside any session completes nothing', async () => {

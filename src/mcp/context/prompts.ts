@@ -1,5 +1,5 @@
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredPrompt } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { idSchema, workspaceSchema } from '../../api/ids.js';
@@ -9,7 +9,7 @@ import { UNTRUSTED_NOTE } from '../view/fence.js';
 import { MANY_LEADS_MAX } from '../reads/conversations.js';
 import { URI } from '../view/links.js';
 import { WINDOW_CHOICES, isWindow, reportWindow } from './report-window.js';
-import { sessionCompleter } from './session-access.js';
+import { SESSION_ACCESS, SharedRegistrations, sessionCompleter } from './session-access.js';
 
 /** Leads one triage prompt walks: each costs a conversation read of the 30-per-minute thread budget. */
 export const TRIAGE_MAX = 50;
@@ -82,12 +82,26 @@ function prompt(description: string, text: string): GetPromptResult {
  * to call, in what order, what it may change, and that inbound text is untrusted. A prompt
  * reads nothing itself: getting one costs no API budget.
  */
-export function registerPrompts(mcp: McpServer, access: InboxAccess): void {
-  for (const register of [registerTriage, registerDraftReply, registerPipelineReport]) register(mcp, access);
+export function registerPrompts(mcp: McpServer): void {
+  const made = PROMPTS.registerOn(mcp) as RegisteredPrompt[];
+  // The SDK builds an object schema of a prompt's arguments per server: every session takes the first one's.
+  argsObjects ??= made.map((p) => p.argsSchema);
+  made.forEach((p, i) => {
+    p.argsSchema = argsObjects![i];
+  });
 }
 
+let argsObjects: RegisteredPrompt['argsSchema'][] | undefined;
+
+/** Registered once per process and given to every session; each finds its session's access per request. */
+const PROMPTS = new SharedRegistrations('registerPrompt', (mcp) => {
+  for (const register of [registerTriage, registerDraftReply, registerPipelineReport]) register(mcp, SESSION_ACCESS);
+});
+
+type Prompts = Pick<McpServer, 'registerPrompt'>;
+
 /** triage_inbox: the newest unread, unanswered replies classified, nothing changed until a person confirms. */
-function registerTriage(mcp: McpServer, access: InboxAccess): void {
+function registerTriage(mcp: Prompts, access: InboxAccess): void {
   mcp.registerPrompt(
     'triage_inbox',
     {
@@ -121,7 +135,7 @@ function registerTriage(mcp: McpServer, access: InboxAccess): void {
 }
 
 /** draft_reply: a template rendered against a lead, its AI variables written from the thread, for a person to send. */
-function registerDraftReply(mcp: McpServer, access: InboxAccess): void {
+function registerDraftReply(mcp: Prompts, access: InboxAccess): void {
   mcp.registerPrompt(
     'draft_reply',
     {
@@ -157,7 +171,7 @@ function registerDraftReply(mcp: McpServer, access: InboxAccess): void {
 }
 
 /** pipeline_report: the insights summary of a window in plain words. */
-function registerPipelineReport(mcp: McpServer, access: InboxAccess): void {
+function registerPipelineReport(mcp: Prompts, access: InboxAccess): void {
   mcp.registerPrompt(
     'pipeline_report',
     {

@@ -4,6 +4,7 @@ import { Fence, UNTRUSTED_NOTE } from '../../view/fence.js';
 import { TEMPLATE } from '../../view/links.js';
 import { fitResult } from '../../view/result-budget.js';
 import { leadIdOf, workspaceOr } from '../access.js';
+import { sessionLog } from '../session-access.js';
 import { MARKDOWN, type ResourceKit, one, text } from './kit.js';
 
 /** Messages in a conversation resource: the newest, as get_conversation gives by default. */
@@ -11,7 +12,7 @@ export const CONVERSATION_MESSAGES = DEFAULT_MESSAGES;
 
 /** inbox://{workspace}/leads/{lead}/conversation: the newest messages as markdown, within the result budget. */
 export function registerConversation(kit: ResourceKit): void {
-  const { mcp, access, log } = kit;
+  const { mcp, access } = kit;
   mcp.registerResource(
     'conversation',
     new ResourceTemplate(TEMPLATE.conversation, { list: undefined, complete: kit.leadVars }),
@@ -25,7 +26,7 @@ export function registerConversation(kit: ResourceKit): void {
       const ws = workspaceOr(access, one(vars.workspace));
       const lead = leadIdOf(one(vars.lead));
       const fence = new Fence();
-      const ctx = { api: access.api, signal: extra.signal, fence, log, workspace: () => ws, progress: async () => undefined };
+      const ctx = { api: access.api, signal: extra.signal, fence, log: sessionLog(), workspace: () => ws, progress: async () => undefined };
       const out = await runConversation(ctx, { workspace: ws, lead_id: lead, limit: CONVERSATION_MESSAGES });
       // Within the budget as a tool result is: the oldest messages give way, and the last line says how to read them.
       const markdown = { ...out, render: (c: Record<string, unknown>) => conversationMarkdown(ws, c as unknown as Shaped, fence) };

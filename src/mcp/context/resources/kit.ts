@@ -1,12 +1,11 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
 import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import type { Logger } from 'pino';
 import { readError } from '../../errors.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../../view/result-budget.js';
 import { type InboxAccess, hasScope } from '../access.js';
 import { completeLead, completeWorkspace } from '../completions.js';
-import { sessionCompleter } from '../session-access.js';
+import { SESSION_ACCESS, SharedRegistrations, sessionCompleter, sessionLog } from '../session-access.js';
 
 export type Extra = { signal: AbortSignal };
 export type Row = Record<string, unknown>;
@@ -25,11 +24,11 @@ export function text(uri: URL, mimeType: string, body: string): ReadResourceResu
 /** A URI variable as one string (our templates have no exploded variables). */
 export const one = (v: Variables[string] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-/** What every resource template registers with: the server, what it may read, and the rules they share. */
+/** What every resource template registers with: where it registers, what it may read, and the rules they share. */
 export interface ResourceKit {
-  mcp: McpServer;
+  mcp: Pick<McpServer, 'registerResource'>;
+  /** The access of the session being answered (the kit is built once per process). */
   access: InboxAccess;
-  log: Logger;
   /** Run a read; an API failure becomes a JSON-RPC error carrying the API's envelope. */
   guarded(what: string, read: ReadResource): ReadResource;
   /** List entries for the default workspace only, and only where the key has the scope. */
@@ -44,11 +43,20 @@ export interface ResourceKit {
 const WORKSPACE_ONLY = { workspace: sessionCompleter(completeWorkspace, [] as string[]) };
 const LEAD_VARS = { ...WORKSPACE_ONLY, lead: sessionCompleter(completeLead, [] as string[]) };
 
-export function resourceKit(mcp: McpServer, access: InboxAccess, log: Logger): ResourceKit {
+/**
+ * The resources, registered once per process: their templates (a parsed URI template each),
+ * metadata and read callbacks are shared by every session; each read finds its session's
+ * access per request.
+ */
+export function sharedResources(register: (kit: ResourceKit) => void): SharedRegistrations<'registerResource'> {
+  return new SharedRegistrations('registerResource', (mcp) => register(kitOn(mcp)));
+}
+
+function kitOn(mcp: Pick<McpServer, 'registerResource'>): ResourceKit {
+  const access = SESSION_ACCESS;
   return {
     mcp,
     access,
-    log,
     guarded: (what, read) => async (uri, vars, extra) => {
       try {
         return await read(uri, vars, extra);
@@ -65,7 +73,7 @@ export function resourceKit(mcp: McpServer, access: InboxAccess, log: Logger): R
         return { resources: Array.isArray(made) ? made : [made] };
       } catch (err) {
         // A listing that cannot reach the API still lists the rest.
-        log.debug({ err }, 'resource listing failed');
+        sessionLog().debug({ err }, 'resource listing failed');
         access.failed(err, 'resources/list');
         return { resources: [] };
       }

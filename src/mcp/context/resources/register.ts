@@ -1,9 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Logger } from 'pino';
-import type { InboxAccess } from '../access.js';
 import { registerCapabilities } from './capabilities.js';
 import { registerConversation } from './conversation.js';
-import { resourceKit } from './kit.js';
+import { sharedResources } from './kit.js';
 import { registerLead } from './lead.js';
 import { registerLeads } from './leads.js';
 import { registerLeadsSince } from './leads-since.js';
@@ -12,12 +10,16 @@ import { registerRosters } from './rosters.js';
 
 /**
  * Leads, conversations and the workspace's playbook, members, tag roster and the API's
- * capabilities as MCP resources, one module per resource template. Every read goes through
+ * capabilities as MCP resources, one module per resource template, built once per process
+ * (the session being answered is found per request: session-access.ts). Every read goes through
  * the server's client (its rate limiter), and text written by outsiders reaches the model
  * fenced, as in tool results.
  */
-export function registerResources(mcp: McpServer, access: InboxAccess, log: Logger): void {
-  const kit = resourceKit(mcp, access, log);
+export function registerResources(mcp: McpServer): void {
+  RESOURCES.registerOn(mcp);
+}
+
+const RESOURCES = sharedResources((kit) => {
   for (const register of [registerLeadsSince, registerLeads, registerLead, registerConversation, registerPlaybook, registerRosters, registerCapabilities])
     register(kit);
-}
+});
