@@ -18,7 +18,7 @@ interface DraftState {
   template?: Json;
 }
 
-const KIND_LABEL = { lead: 'from the lead record', override: 'your value', unresolved: 'unresolved: no value' } as const;
+const KIND_LABEL = { lead: 'from the records: lead, sender, workspace', override: 'your value', unresolved: 'unresolved: no value' } as const;
 
 function marked(segs: readonly Segment[]): Child[] {
   return segs.map((s) => (s.kind ? el('mark', { class: `value ${s.kind}`, 'data-var': s.name, title: `${s.name}: ${KIND_LABEL[s.kind]}` }, s.text) : s.text));

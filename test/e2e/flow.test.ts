@@ -93,7 +93,7 @@ describe('The triage flow: find an interested unread lead, read it, draft a repl
     }
     const first = store().leads.get(lead)!.first_name;
     if (first) {
-      expect(structured.values_from_lead).toContain('first_name');
+      expect(structured.values_from_api).toContain('first_name');
       expect(structured.body).toContain(first);
     }
     expect(structured.ready_to_send).toBe((structured.unresolved ?? []).length === 0);

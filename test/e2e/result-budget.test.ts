@@ -164,12 +164,12 @@ describe('A draft a person can send: render_template answers subject and body ea
     for (const value of Object.values(overrides)) expect(String(sc.body)).toContain(value);
     expect(String(sc.body)).toContain(lead.first_name!);
     expect(sc.values_from_overrides).toEqual(expect.arrayContaining(Object.keys(overrides)));
-    expect(sc.values_from_lead).toContain('first_name');
-    expect(sc.values_from_lead).not.toEqual(expect.arrayContaining(Object.keys(overrides)));
+    expect(sc.values_from_api).toContain('first_name');
+    expect(sc.values_from_api).not.toEqual(expect.arrayContaining(Object.keys(overrides)));
     const text = textOf(r);
     expect(text.split(`<${tag}`).length, 'the text: two blocks').toBe(3);
     expect(text).toContain(`<${tag} source="draft body">`);
-    expect(text).toContain(`values_from_lead: ${(sc.values_from_lead as string[]).join(', ')}`);
+    expect(text).toContain(`values_from_api: ${(sc.values_from_api as string[]).join(', ')}`);
     // The marker on the first line of each form; the instructions say once what fenced text is, a draft's too.
     expect(text.startsWith(UNTRUSTED_LINE)).toBe(true);
     expect(sc.untrusted).toBe(UNTRUSTED_MARK);

@@ -45,7 +45,7 @@ describe('the reply desk is negotiated as the io.modelcontextprotocol/ui extensi
 });
 
 describe('the Draft view marks each value by where it came from, by walking the template through the rendering', () => {
-  it('values from the lead record, from overrides, and tokens left literal are told apart', () => {
+  it('values from the records, from overrides, and tokens left literal are told apart', () => {
     const segs = segments('Hi {{first_name}}, see {{ cal_link }} from {{sender_first_name}}.', 'Hi Ravi, see {{ cal_link }} from Dee.', {
       sender_first_name: 'Dee',
     });

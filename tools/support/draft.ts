@@ -14,7 +14,8 @@ const DRAFT_NOTE = 'For a person to review and send: this server sends nothing.'
 /**
  * render_template's answer as a draft a person can send: subject and body each one clean
  * block, one fence around the whole rendered text (never fences inside it, whatever came
- * from where), and which values came from the lead record and which from the overrides.
+ * from where), and which values the API filled (from the lead, its sender and the workspace:
+ * sender_first_name is the sender's, quarter the date's) and which came from the overrides.
  */
 export async function runDraft(ctx: ToolContext, args: Row): Promise<ToolOutput> {
   const overrides = Object.keys((args.overrides ?? {}) as Record<string, string>);
@@ -30,7 +31,7 @@ export async function runDraft(ctx: ToolContext, args: Row): Promise<ToolOutput>
     ...rest,
     subject,
     body,
-    values_from_lead: resolved.filter((n) => !overrides.includes(n)),
+    values_from_api: resolved.filter((n) => !overrides.includes(n)),
     values_from_overrides: resolved.filter((n) => overrides.includes(n)),
     draft_note: DRAFT_NOTE,
   };
@@ -53,7 +54,7 @@ function draftText(s: Row, fence: Fence): string {
     DRAFT_NOTE,
     `template_id=${s.template_id} lead_id=${s.lead_id} is_html=${s.is_html} ready_to_send=${s.ready_to_send}`,
     // An empty list is left out, as structuredContent leaves it out.
-    ['values_from_lead', 'values_from_overrides', 'unresolved']
+    ['values_from_api', 'values_from_overrides', 'unresolved']
       .filter((k) => Array.isArray(s[k]) && (s[k] as unknown[]).length > 0)
       .map((k) => `${k}: ${names(s[k])}`)
       .join('; '),
