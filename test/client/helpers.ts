@@ -4,6 +4,8 @@ import { createLogger } from '../../src/log.js';
 import { type ClientOptions, type LimiterEvent, ReplyInboxClient } from '../../src/client/index.js';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
+import type { ManualClock } from '../helpers/manual-clock.js';
+import { until } from '../helpers/until.js';
 
 /** The admin key's id inside the sandbox (its limits are kept per key id). */
 export const ADMIN_KEY_ID = 'key_admin001';
@@ -44,6 +46,83 @@ export function client(sb: Sandbox, opts: Partial<ClientOptions> = {}): Watched 
 /** Wait until just after a window boundary so a burst starts with a full window. */
 export async function atWindowStart(windowMs: number): Promise<void> {
   await new Promise((r) => setTimeout(r, windowMs - (Date.now() % windowMs) + 15));
+}
+
+/** The client turns its window this long after the server's reset (its default margin, 50 ms, and some). */
+const PAST_RESET_MS = 100;
+
+/**
+ * Turns the rate windows of a sandbox and a client that share a ManualClock (the sandbox's
+ * `limits.clock` and the client's `clock`) when the client's limiter says every queued call
+ * waits for a refill, never before: each window is used to the end however slow the machine,
+ * and a test judges what went in which window, not milliseconds.
+ */
+export class WindowTurner {
+  private used = 0;
+
+  constructor(
+    private readonly w: Watched,
+    private readonly clock: ManualClock,
+    private readonly windowMs: number,
+  ) {}
+
+  /** The index of the window the clock is in. */
+  get window(): number {
+    return Math.floor(this.clock.now() / this.windowMs);
+  }
+
+  /** Move the clock past the next window's start and the client's refill margin. */
+  next(): void {
+    const now = this.clock.now();
+    this.clock.advance((this.window + 1) * this.windowMs + PAST_RESET_MS - now);
+  }
+
+  private waits(): Extract<LimiterEvent, { type: 'waiting_for_refill' }>[] {
+    return this.w.events.filter((e) => e.type === 'waiting_for_refill');
+  }
+
+  /** Wait until the limiter waits for a refill, then turn the window. */
+  async atRefillWait(): Promise<void> {
+    await this.until(() => false);
+  }
+
+  /** Await `work`, turning the window each time the limiter waits for a refill on the way. */
+  async settle<T>(work: Promise<T>): Promise<T> {
+    let settled = false;
+    const outcome = work.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    void outcome.then(() => {
+      settled = true;
+    });
+    while (!settled) await this.until(() => settled);
+    const o = await outcome;
+    if ('error' in o) throw o.error;
+    return o.value;
+  }
+
+  /**
+   * Wait until done() or the limiter's next wait for a refill; turn the window on the latter. A 429
+   * ends the wait with an error: a call retried after it may wait outside the limiter, so no wait would come.
+   */
+  private async until(done: () => boolean): Promise<void> {
+    const met429 = () => Object.values(this.w.rejected()).some((n) => n > 0);
+    await until(
+      'the calls answered, or the limiter waiting for a refill',
+      () => done() || this.waits().length > this.used || met429(),
+      () => this.w.client.limiterState(),
+    );
+    if (met429()) throw new Error(`the client met 429s, which the limiter should have avoided: ${JSON.stringify(this.w.rejected())}`);
+    const wait = this.waits()[this.used];
+    if (!wait) return;
+    this.used++;
+    // The limiter counts a call as waiting once it is handed to bottleneck; turn once bottleneck
+    // has queued them all, as a window's own length would have let it (a loaded machine takes a while).
+    const state = () => this.w.client.limiterState();
+    await until('bottleneck queued every waiting call', () => state().buckets.reduce((n, b) => n + b.queued, 0) >= wait.queued, state);
+    this.next();
+  }
 }
 
 /** A pino logger at trace level whose output is kept in memory. */

@@ -1,35 +1,48 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReplyInboxClient } from '../../src/client/index.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ADMIN_KEY_ID, atWindowStart, client, sandbox, windowsOf } from './helpers.js';
+import { ManualClock } from '../helpers/manual-clock.js';
+import { ADMIN_KEY_ID, client, sandbox, type Watched, WindowTurner, windowsOf } from './helpers.js';
 
 const WINDOW = 1000;
 const LIMITS = { read: 8, write: 4, upstream: 2, thread: 3 };
 let sb: Sandbox;
-
-/** Each test starts clean: the previous test's client may have emptied this window of the key's buckets. */
-async function fresh(c: ReplyInboxClient): Promise<void> {
-  await atWindowStart(WINDOW);
-  await c.me();
-  await atWindowStart(WINDOW);
-}
+/**
+ * The sandbox's windows and each client's limiter run on one clock that the test turns only
+ * when the limiter waits for a refill: counts per window are what the limiter did, whatever
+ * the machine's load.
+ */
+const clock = new ManualClock(Math.floor(Date.now() / WINDOW) * WINDOW);
 let leadIds: string[];
+
+function onClock(opts: Parameters<typeof client>[1] = {}): Watched & { turner: WindowTurner } {
+  const w = client(sb, { clock, ...opts });
+  return { ...w, turner: new WindowTurner(w, clock, WINDOW) };
+}
+
+/** The client learns the limits (GET /v1/me), then a window starts with every bucket full. */
+async function fresh(w: Watched & { turner: WindowTurner }): Promise<void> {
+  await w.client.me();
+  w.turner.next();
+}
 
 beforeAll(async () => {
   sb = await sandbox({ rateWindowMs: WINDOW, bucketLimits: LIMITS });
+  sb.limits.clock = clock.now;
   leadIds = sb.store.leads
     .inGroup('acme')
     .slice(0, 12)
     .map((l) => l.id);
 });
 afterAll(() => sb.close());
+// The previous test may have emptied this window of the key's buckets.
+beforeEach(() => clock.advance(WINDOW));
 
 describe('Limits: read bucket — a burst of 3× the bucket completes with zero 429 responses', () => {
   it('in no more windows than the bucket allows', async () => {
-    const w = client(sb, { limits: LIMITS });
-    await fresh(w.client);
+    const w = onClock({ limits: LIMITS });
+    await fresh(w);
     const n = 3 * LIMITS.read;
-    const results = await Promise.all(Array.from({ length: n }, () => w.client.call('list_members', { path: { workspace: 'acme' } })));
+    const results = await w.turner.settle(Promise.all(Array.from({ length: n }, () => w.client.call('list_members', { path: { workspace: 'acme' } }))));
     expect(results.every((r) => r.status === 200 && r.attempts === 1)).toBe(true);
     expect(w.rejected()).toEqual({ rate_limited: 0, too_many_concurrent: 0 });
     expect(windowsOf(results)).toBeLessThanOrEqual(Math.ceil(n / LIMITS.read));
@@ -39,11 +52,13 @@ describe('Limits: read bucket — a burst of 3× the bucket completes with zero 
 
   it('the limit learned from x-ratelimit-limit replaces the figure of GET /v1/me, so a lower real limit causes no 429', async () => {
     // The sandbox's me says 120 reads; its headers say 8: the client must follow the headers.
-    const w = client(sb);
-    await fresh(w.client);
+    const w = onClock();
+    await fresh(w);
     const read = w.client.limiterState().buckets.find((b) => b.bucket === 'read')!;
     expect(read).toMatchObject({ limit: LIMITS.read, limitSource: 'header' });
-    const results = await Promise.all(Array.from({ length: 2 * LIMITS.read }, () => w.client.call('list_members', { path: { workspace: 'acme' } })));
+    const results = await w.turner.settle(
+      Promise.all(Array.from({ length: 2 * LIMITS.read }, () => w.client.call('list_members', { path: { workspace: 'acme' } }))),
+    );
     expect(results).toHaveLength(2 * LIMITS.read);
     expect(w.rejected().rate_limited).toBe(0);
     await w.client.close();
@@ -52,13 +67,15 @@ describe('Limits: read bucket — a burst of 3× the bucket completes with zero 
 
 describe('Limits: mixed buckets run concurrently without one starving the others; concurrency 4 requests in flight per key', () => {
   it('reads, writes, upstream and thread calls all complete, never more than 4 in flight, zero 429', async () => {
-    const w = client(sb, { limits: LIMITS });
-    await fresh(w.client);
+    const w = onClock({ limits: LIMITS });
+    await fresh(w);
+    // The order in which calls completed, by kind.
     const done: Record<string, number[]> = { read: [], write: [], upstream: [], thread: [] };
+    let completed = 0;
     const stamp =
       (k: string) =>
       <T>(r: T) => {
-        done[k]!.push(Date.now());
+        done[k]!.push(++completed);
         return r;
       };
     const reads = Array.from({ length: 3 * LIMITS.read }, () => w.client.call('list_members', { path: { workspace: 'acme' } }).then(stamp('read')));
@@ -69,7 +86,7 @@ describe('Limits: mixed buckets run concurrently without one starving the others
     const thread = leadIds
       .slice(0, LIMITS.thread)
       .map((id) => w.client.call('get_conversation', { path: { workspace: 'acme', lead_id: id } }).then(stamp('thread')));
-    const all = await Promise.all([...reads, ...writes, ...upstream, ...thread]);
+    const all = await w.turner.settle(Promise.all([...reads, ...writes, ...upstream, ...thread]));
     expect(all.every((r) => r.status < 300)).toBe(true);
     expect(w.rejected()).toEqual({ rate_limited: 0, too_many_concurrent: 0 });
     expect(sb.limits.peakInFlight(ADMIN_KEY_ID)).toBeLessThanOrEqual(4);
@@ -83,10 +100,10 @@ describe('Limits: mixed buckets run concurrently without one starving the others
 
 describe('Limits: the thread figure (30 per minute) meters get_conversation and download_attachment', () => {
   it('a conversation call spends the read and the thread bucket; a burst of 2× the thread figure gives zero 429', async () => {
-    const w = client(sb, { limits: LIMITS });
-    await fresh(w.client);
+    const w = onClock({ limits: LIMITS });
+    await fresh(w);
     const ids = leadIds.slice(0, 2 * LIMITS.thread);
-    const results = await Promise.all(ids.map((id) => w.client.call('get_conversation', { path: { workspace: 'acme', lead_id: id } })));
+    const results = await w.turner.settle(Promise.all(ids.map((id) => w.client.call('get_conversation', { path: { workspace: 'acme', lead_id: id } }))));
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results[0]!.buckets).toEqual(['read', 'thread']);
     expect(w.rejected().rate_limited).toBe(0);
@@ -95,7 +112,7 @@ describe('Limits: the thread figure (30 per minute) meters get_conversation and 
   });
 
   it('include=counts moves get_workspace to the upstream bucket, include=sdr_notes moves get_lead there', async () => {
-    const w = client(sb, { limits: LIMITS });
+    const w = onClock({ limits: LIMITS });
     const counts = await w.client.call('get_workspace', { path: { workspace: 'acme' }, query: { include: ['counts'] } });
     expect(counts.buckets).toEqual(['upstream']);
     expect(counts.headers['x-ratelimit-bucket']).toBe('upstream');
@@ -109,7 +126,7 @@ describe('Limits: the thread figure (30 per minute) meters get_conversation and 
 
 describe('Limits come from GET /v1/me rate_limits when present, else the spec figures', () => {
   it('before any header the buckets follow me (the sandbox reports what it enforces); the caller may cap a bucket lower', async () => {
-    const w = client(sb, { limits: { write: 3 } });
+    const w = onClock({ limits: { write: 3 } });
     expect(w.client.limiterState().buckets.find((b) => b.bucket === 'write')!.limit).toBe(3);
     await w.client.call('list_members', { path: { workspace: 'acme' } });
     const state = w.client.limiterState();

@@ -19,6 +19,7 @@ import {
   type RateLimiter,
   type Settlement,
 } from './types.js';
+import { RefillWait } from './refill-wait.js';
 import { ServerWindow } from './server-window.js';
 
 export * from './types.js';
@@ -62,6 +63,7 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
   private readonly slotWaiters: (() => void)[] = [];
   /** Fail the queued calls now: the store went down. */
   private readonly failWaiting = new Set<(e: Error) => void>();
+  private readonly refillWait: RefillWait<B>;
   private closed = false;
 
   constructor(
@@ -85,6 +87,10 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     };
     this.store = makeStore ? makeStore(ctx) : (new LocalBucketStore(opts, ctx) as unknown as BucketStore<B>);
     this.concurrency = this.store.concurrency(this.maxConcurrent);
+    this.refillWait = new RefillWait(
+      (b) => this.store.refillAt(b),
+      (e) => this.emit(e),
+    );
     this.started = this.store.start(this.concurrency, this.maxConcurrent);
   }
 
@@ -149,6 +155,7 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
       this.slotWaiters.shift()?.();
     }
     this.store.settle(spent, outcome.settlement);
+    this.refillWait.check(this.inFlight, this.waiting);
     return outcome.value;
   }
 
@@ -176,6 +183,7 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
           if (q.phase !== 'sending') this.waiting--;
           signal.removeEventListener('abort', onAbort);
           this.failWaiting.delete(fail);
+          this.refillWait.check(this.inFlight, this.waiting);
         })
         .then(resolve, reject);
     });
@@ -227,7 +235,10 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     if (i < order.length) {
       const b = order[i]!;
       store.beforeQueue(b);
+      const leave = this.refillWait.park(b);
+      this.refillWait.check(this.inFlight, this.waiting);
       return scheduled(b.limiter, { ...store.jobOptions, priority: prio }, async (): Promise<Step<T>> => {
+        leave();
         store.taken(b);
         q.held.push(b);
         if (q.phase === 'cancelled') {
@@ -236,7 +247,7 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
         }
         // Holding a scarcer token, the call goes ahead of fresh work so that token is not wasted waiting.
         return this.stage(q, order, exchange, i + 1, Math.min(prio, PRIORITY_HOLDING));
-      });
+      }).finally(leave);
     }
     return scheduled(this.concurrency, { ...store.jobOptions, priority: prio }, async (): Promise<Step<T>> => {
       await this.slot();

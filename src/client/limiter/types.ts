@@ -23,6 +23,8 @@ export type LimiterEvent =
   | { type: 'rate_limited'; bucket: Bucket | null; retryAfter: number | undefined; refillAt: number }
   | { type: 'too_many_concurrent'; retryAfter: number | undefined }
   | { type: 'step_back'; bucket: Bucket }
+  /** No call is in flight and every queued call waits for an empty bucket: nothing moves before the refill. */
+  | { type: 'waiting_for_refill'; buckets: Bucket[]; queued: number; refillAt: number }
   | { type: 'limit_changed'; bucket: Bucket | 'max_concurrent'; limit: number; source: LimitSource }
   | { type: 'store_error'; message: string };
 
