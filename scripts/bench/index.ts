@@ -8,7 +8,7 @@
  *   npm run bench -- --only triage       the triage job: calls and bytes in each form
  *   npm run bench -- --only fence        adversarial outsider text: fence check, HTML to text, list_leads
  *   npm run bench -- --only desk         the reply desk's bytes and first render in headless Chromium
- *   npm run bench -- --only http-scale   one HTTP instance: memory per idle session, 1,000 sessions, calls/s at 50 clients
+ *   npm run bench -- --only http-scale   one HTTP instance against the SDK floor, BENCH_ROUNDS rounds (default 3)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';

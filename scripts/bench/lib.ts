@@ -87,3 +87,16 @@ export async function rssMiB(pid: number | null | undefined): Promise<number | n
     return null;
   }
 }
+
+/** CPU time a process has used so far, user and system, in ms, from /proc (Linux). */
+export async function cpuMs(pid: number | null | undefined): Promise<number | null> {
+  if (!pid) return null;
+  try {
+    const { readFile } = await import('node:fs/promises');
+    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th, in ticks of 10 ms.
+    const rest = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ').pop()!.split(' ');
+    return (Number(rest[11]) + Number(rest[12])) * 10;
+  } catch {
+    return null;
+  }
+}
