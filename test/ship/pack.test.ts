@@ -8,7 +8,9 @@ import { closeTo, ROOT, readmeFigures, run, startServer } from './helpers.js';
 
 /**
  * The npm package as a stranger gets it: `npm pack`, then `npm install <tarball>` in an
- * empty project (its dependencies come from npm's cache, --offline: the slow part, 10-40 s),
+ * empty project (its dependencies from npm's cache when it holds them, else from the registry,
+ * --prefer-offline: the slow part, 10-40 s; a fresh machine's cache holds only what npm ci
+ * fetched, never the packuments an install resolves ranges with),
  * then the installed binaries, which need none of the library's dependencies (they are optional
  * peers: a binary-only install is measured before they are added), and each entry of `exports`,
  * imported by name from that project once the peers the README names are installed. --ignore-scripts on pack because the global setup already built dist/
@@ -58,14 +60,14 @@ beforeAll(async () => {
   unpackedSize = (info[0] as unknown as { unpackedSize: number }).unpackedSize;
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-test-app', version: '1.0.0', private: true }));
-  const inst = await run('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: app, timeoutMs: 120_000 });
+  const inst = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, timeoutMs: 120_000 });
   if (inst.code !== 0) throw new Error(`npm install of the tarball failed: ${inst.stderr}`);
   const ls = await run('npm', ['ls', '--all', '--parseable'], { cwd: app });
   binaryOnly.packages = ls.stdout.trim().split('\n').length - 1;
   binaryOnly.bytes = Number((await run('du', ['-sb', join(app, 'node_modules')])).stdout.split('\t')[0]);
   binaryOnly.sandboxLine = await sandboxFirstLine();
   const withPeers = Object.entries(peers).map(([name, range]) => `${name}@${range}`);
-  const lib = await run('npm', ['install', '--no-audit', '--no-fund', '--offline', ...withPeers], { cwd: app, timeoutMs: 120_000 });
+  const lib = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', ...withPeers], { cwd: app, timeoutMs: 120_000 });
   if (lib.code !== 0) throw new Error(`npm install of the peers failed: ${lib.stderr}`);
 }, 270_000);
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
