@@ -111,7 +111,7 @@ async function measuredCalls(call: Call, raw: Raw, store: Awaited<ReturnType<typ
       await raw('get_conversation', { path: { lead_id: leadId }, query: { limit: 50 } }),
     ],
     [
-      'get_conversation, default, a 230-message thread (50 shown)',
+      'get_conversation, default, a 230-message thread (the newest 10 shown)',
       await call('get_conversation', { lead_id: long.id }),
       await raw('get_conversation', { path: { lead_id: long.id }, query: { limit: 50 } }),
     ],
