@@ -32,26 +32,80 @@ function charPattern(ch: string): string {
  * What any base64 (or base64url) text holding the secret must contain, for each of the three
  * alignments the secret can have: the groups made of the secret's bytes only.
  */
-function base64Patterns(secret: string): string[] {
+function base64Parts(secret: string): string[] {
   const bytes = Buffer.from(secret, 'utf8');
   const out: string[] = [];
   for (let shift = 0; shift < 3; shift++) {
     const b64 = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
     const whole = Math.floor((shift + bytes.length) / 3) * 4;
     const part = b64.slice(shift > 0 ? 4 : 0, whole);
-    // Long enough not to strike ordinary text; `+` and `/` may be base64url's `-` and `_`.
-    if (part.length >= 12) out.push([...part].map((c) => (c === '+' ? '[+-]' : c === '/' ? '[/_]' : escaped(c))).join(''));
+    // Long enough not to strike ordinary text.
+    if (part.length >= 12) out.push(part);
   }
   return out;
 }
 
+/** The base64 parts as patterns: `+` and `/` may be base64url's `-` and `_`. */
+function base64Patterns(secret: string): string[] {
+  return base64Parts(secret).map((part) => [...part].map((c) => (c === '+' ? '[+-]' : c === '/' ? '[/_]' : escaped(c))).join(''));
+}
+
+/**
+ * What mayHoldSecret looks for, so that a text holding no secret is cleared with plain substring
+ * searches: one alternation of every known secret's forms costs each text a try of every
+ * alternative at every position (with 100 keys held, two thirds of a tool call's CPU).
+ * Letters-and-digits secrets are looked for in the text decoded and lowercased, less their first
+ * 5 characters (an escape just before a secret may eat up to 5 of them when decoded); their
+ * base64 parts in the text lowercased with base64url's `-` and `_` as `+` and `/`. Any other
+ * secret keeps the alternation.
+ */
+interface Quick {
+  decoded: string[];
+  base64: string[];
+  others: RegExp | null;
+}
+let quick: Quick = { decoded: [], base64: [], others: null };
+
+const QUICK_SECRET = /^[A-Za-z0-9]{16,}$/;
+const ESCAPE = /%25([0-9a-f]{2})|%([0-9a-f]{2})|\\u00([0-9a-f]{2})/g;
+const b64norm = (s: string) => s.toLowerCase().replace(/-/g, '+').replace(/_/g, '/');
+
+function formsOf(secrets: string[]): string[] {
+  return secrets.flatMap((s) => [[...s].map(charPattern).join(''), ...base64Patterns(s)]);
+}
+
 function pattern(): RegExp | null {
   if (stale) {
-    const forms = [...known.keys()].flatMap((s) => [[...s].map(charPattern).join(''), ...base64Patterns(s)]);
+    const all = [...known.keys()];
+    const forms = formsOf(all);
     knownPattern = forms.length === 0 ? null : new RegExp(forms.join('|'), 'gi');
+    const fast = all.filter((s) => QUICK_SECRET.test(s));
+    const others = formsOf(all.filter((s) => !QUICK_SECRET.test(s)));
+    quick = {
+      decoded: fast.map((s) => s.slice(5).toLowerCase()),
+      base64: fast.flatMap((s) => base64Parts(s)).map(b64norm),
+      others: others.length === 0 ? null : new RegExp(others.join('|'), 'gi'),
+    };
     stale = false;
   }
   return knownPattern;
+}
+
+/** Whether a known secret may be in the text, by substring searches (quick above). */
+function quickHit(text: string): boolean {
+  const lower = text.toLowerCase();
+  const decoded =
+    lower.includes('%') || lower.includes('\\')
+      ? lower.replace(ESCAPE, (_m, a, b, c) => String.fromCharCode(Number.parseInt(a ?? b ?? c, 16)).toLowerCase())
+      : lower;
+  if (quick.decoded.some((s) => decoded.includes(s))) return true;
+  if (quick.base64.length > 0) {
+    const b64 = b64norm(text);
+    if (quick.base64.some((s) => b64.includes(s))) return true;
+  }
+  if (!quick.others) return false;
+  quick.others.lastIndex = 0;
+  return quick.others.test(text);
 }
 
 /** What of a secret to look for: the 32-character secret part of an API key, or the whole string. */
@@ -87,10 +141,7 @@ export function registerSecret(secret: string): () => void {
 export function mayHoldSecret(text: string): boolean {
   KEY_SHAPE.lastIndex = 0;
   if (KEY_SHAPE.test(text)) return true;
-  const secrets = pattern();
-  if (!secrets) return false;
-  secrets.lastIndex = 0;
-  return secrets.test(text);
+  return pattern() !== null && quickHit(text);
 }
 
 /** Replace every known secret with `…` and every key-shaped string with its public handle. */

@@ -93,3 +93,37 @@ describe('A key split by HTML tags in an HTML-only body is redacted after the HT
     expect(all).toContain('rik_live_abcd1234_…');
   });
 });
+
+describe('With a hundred keys known (an HTTP server of a hundred callers), each is still found in every form', () => {
+  const cores = Array.from({ length: 100 }, (_, i) => `41${i.toString().padStart(3, '0')}${'Zq9'.repeat(9)}`);
+  const percentEach = (s: string, prefix: string) => [...s].map((c) => `${prefix}${c.charCodeAt(0).toString(16).padStart(2, '0')}`).join('');
+  const forms = (core: string) => [
+    `said ${core} here`,
+    `said ${core.toUpperCase()}`,
+    `q=${percentEach(core, '%')}`,
+    `q=${percentEach(core, '%25').toUpperCase()}`,
+    `"${percentEach(core, '\\u00')}"`,
+    // Mixed forms, and an escape just before the key that eats its first characters when decoded ("%25" + "41…").
+    `q=${core.slice(0, 10)}${percentEach(core.slice(10, 20), '%')}${core.slice(20)}`,
+    `a%25${core}`,
+    `a\\u00${core}`,
+    b64(core, 'x'),
+    b64(core, 'xy', true),
+  ];
+
+  it('mayHoldSecret says so for every form of every one of them, and redaction removes each', () => {
+    const releases = cores.map((c) => registerSecret(`rik_live_abcd1234_${c}`));
+    try {
+      for (const core of [cores[0]!, cores[57]!, cores[99]!])
+        for (const text of forms(core)) {
+          expect(mayHoldSecret(text), text).toBe(true);
+          const out = redactSecrets(text);
+          expect(out, text).not.toBe(text);
+          expect(out.toLowerCase(), text).not.toContain(core.slice(5).toLowerCase());
+        }
+      expect(mayHoldSecret('an ordinary answer: lead_01 replied %41 at 10:00, \\u0041 and base64 aGVsbG8gd29ybGQ=')).toBe(false);
+    } finally {
+      for (const r of releases) r();
+    }
+  });
+});
