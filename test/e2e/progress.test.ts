@@ -199,11 +199,20 @@ describe.concurrent('Notable events reach the client as MCP log messages at the 
     for (let i = 0; i < 2; i++)
       expect(((await s.client.callTool({ name: 'list_meetings', arguments: { workspace, limit: 1 } })) as CallToolResult).isError).toBeFalsy();
     const ac = new AbortController();
+    let settled = false;
     const third = s.client.callTool({ name: 'list_meetings', arguments: { workspace, limit: 1 } }, undefined, { signal: ac.signal }).then(
       (r) => r as CallToolResult,
       (e: unknown) => e as Error,
     );
-    setTimeout(() => ac.abort('no need to wait for the refill'), 300);
+    void third.finally(() => (settled = true));
+    // Cancelled once the server has met the spent bucket (its line on stderr), never before:
+    // a cancel sent on a timer could reach a busy server before the call did.
+    await until(
+      'the third call to meet the spent bucket',
+      () => settled || /Rate bucket 'upstream' is spent/.test(s.stderr()),
+      () => s.stderr(),
+    );
+    ac.abort('no need to wait for the refill');
     const r = await third;
     if (!(r instanceof Error)) expect(parseToolError(r).error).toMatchObject({ code: 'rate_limited', bucket: 'upstream' });
   }
@@ -264,7 +273,12 @@ describe.concurrent('Notable events reach the client as MCP log messages at the 
       );
       expect(s.logs).toHaveLength(1);
       expect(s.logs[0]).toMatchObject({ level: 'error', data: { event: 'upstream_failure', what: 'list_campaigns', code: 'upstream_error', status: 502 } });
-      expect(s.stderr()).toMatch(/list_campaigns failed upstream: upstream_error/);
+      // The MCP message and the stderr line are written apart: the line may come a moment later.
+      await until(
+        'the failure on stderr',
+        () => /list_campaigns failed upstream: upstream_error/.test(s.stderr()),
+        () => [s.stderr()],
+      );
     } finally {
       await s.close();
     }
