@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { staleBecause } from './build-stamp.js';
 
 /**
- * `npm run demo` and `npm run mcpb` start with this: `npm run build` only when a source is
+ * `npm run demo`, `npm run mcpb` and `npm run bench` start with this: `npm run build` only when a source is
  * newer than the last complete build, so `npm install && npm run demo` builds once (in
  * `prepare`), not twice. What it says goes to stderr.
  */

@@ -7,9 +7,9 @@ import { ROOT, run } from './helpers.js';
 /** `npm install && npm run demo` builds once: `prepare` builds, the demo only when a source changed since. */
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 
-describe('npm run demo and npm run mcpb build only a stale dist/', () => {
-  it('neither script runs `npm run build` unconditionally; both start with build-if-stale', () => {
-    for (const s of ['demo', 'mcpb']) {
+describe('npm run demo, mcpb and bench build only a stale dist/', () => {
+  it('none of them runs `npm run build` unconditionally; each starts with build-if-stale (the bench measured a stale build once)', () => {
+    for (const s of ['demo', 'mcpb', 'bench']) {
       expect(pkg.scripts[s]).not.toMatch(/^npm run build/);
       expect(pkg.scripts[s]).toMatch(/^node --import tsx scripts\/build-if-stale\.ts && /);
     }
