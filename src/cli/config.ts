@@ -58,7 +58,11 @@ export const FLAGS = {
     type: 'string',
     help: 'With --http: comma list of host names clients reach this server by (Host and Origin are checked); * accepts any. Default: loopback names.',
   },
-  'max-sessions': { env: 'REPLY_INBOX_MAX_SESSIONS', type: 'string', help: 'With --http: MCP sessions held at once (default 100); more get 503.' },
+  'max-sessions': {
+    env: 'REPLY_INBOX_MAX_SESSIONS',
+    type: 'string',
+    help: 'With --http: MCP sessions held at once (default 100); a new one closes the least recently used idle session, or gets 503 with Retry-After when all are busy or just opened.',
+  },
   'max-result-bytes': {
     env: 'REPLY_INBOX_MAX_RESULT_BYTES',
     type: 'string',

@@ -167,7 +167,7 @@ describe('Sessions: one key cannot take every session, and nobody can hoard them
     expect(s.reserve('k', 3)).toBe('key');
     expect(closed).toEqual([]);
     // Room comes when the oldest leaves its handshake grace: 7 s from now.
-    expect(s.keyRetryAfter('k')).toBe(7);
+    expect(s.retryAfter('key', 'k')).toBe(7);
     // A client that came back makes its session an ordinary idle one, given up first.
     s.get('b')!.returned = true;
     expect(s.reserve('k', 3)).toBeNull();
@@ -179,10 +179,10 @@ describe('Sessions: one key cannot take every session, and nobody can hoard them
     expect(closed).toEqual(['b', 'a']);
     // The rest are in their handshake (3 s left) or being opened; once busy, the default wait.
     expect(s.reserve('k', 3)).toBe('key');
-    expect(s.keyRetryAfter('k')).toBe(3);
+    expect(s.retryAfter('key', 'k')).toBe(3);
     s.get('c')!.busy = 1;
     s.get('d')!.busy = 1;
-    expect(s.keyRetryAfter('k')).toBe(5);
+    expect(s.retryAfter('key', 'k')).toBe(5);
     await s.closeAll();
   });
 
@@ -197,6 +197,38 @@ describe('Sessions: one key cannot take every session, and nobody can hoard them
     expect(closed).toEqual(['old', 'new']);
     // Only busy sessions and places being opened are left: now the server refuses.
     expect(s.reserve('token')).toBe('server');
+    await s.closeAll();
+  });
+
+  it('a full table does not close a session of any key whose client has not come back since initialize; past the grace it does', async () => {
+    const closed: string[] = [];
+    let t = 100_000;
+    const s = new Sessions(3, 10 * 60_000, () => t, 2 * 60_000, 10_000);
+    // Three sessions answered 200 just now to three callers, their clients not back yet.
+    fill(s, [
+      session('a', 'ka', t - 4_000, 0, closed, { returned: false }),
+      session('b', 'kb', t - 2_000, 0, closed, { returned: false }),
+      session('c', 'kc', t, 0, closed, { returned: false }),
+    ]);
+    expect(s.reserve('kd')).toBe('server');
+    expect(closed).toEqual([]);
+    // Room comes when the oldest leaves its handshake grace: 6 s from now.
+    expect(s.retryAfter('server', 'kd')).toBe(6);
+    // A client that came back makes its session an ordinary idle one, closed first though more recent.
+    s.get('c')!.returned = true;
+    expect(s.reserve('kd')).toBeNull();
+    expect(closed).toEqual(['c']);
+    s.add(session('d', 'kd', t, 0, closed, { returned: false }));
+    // Clients that never come back (and never DELETE) hold their place only for the grace.
+    t += 6_000;
+    expect(s.reserve('ke')).toBeNull();
+    expect(closed).toEqual(['c', 'a']);
+    s.add(session('e', 'ke', t, 0, closed, { returned: false }));
+    // b leaves its grace in 2 s; once every session is busy, the default wait.
+    expect(s.reserve('kf')).toBe('server');
+    expect(s.retryAfter('server', 'kf')).toBe(2);
+    for (const id of ['b', 'd', 'e']) s.get(id)!.busy = 1;
+    expect(s.retryAfter('server', 'kf')).toBe(5);
     await s.closeAll();
   });
 

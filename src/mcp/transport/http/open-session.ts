@@ -8,7 +8,6 @@ import type { Credential } from './auth.js';
 import type { ClosableClient } from './clients.js';
 import { RecentEvents, SSE_RETRY_MS } from './event-store.js';
 import { refuse, reply } from './replies.js';
-import { BUSY_RETRY_MS } from './sessions.js';
 import type { HttpState } from './state.js';
 
 type Caller = Extract<Credential, { ok: true }>;
@@ -84,12 +83,12 @@ async function probeKey<C extends ClosableClient>(s: HttpState<C>, o: Opening): 
   }
 }
 
-/** Reserve a place under the per-key cap (429 when refused) and the server's cap (503); false when refused. */
+/** Reserve a place under the per-key cap (429 when refused) and the server's cap (503), both with Retry-After; false when refused. */
 function placeSession<C extends ClosableClient>(s: HttpState<C>, res: ServerResponse, cred: Caller): boolean {
   const refused = s.sessions.reserve(cred.owner, s.perKey);
   if (refused === null) return true;
+  const wait = s.sessions.retryAfter(refused, cred.owner);
   if (refused === 'key') {
-    const wait = s.sessions.keyRetryAfter(cred.owner);
     refuse(
       res,
       429,
@@ -98,13 +97,12 @@ function placeSession<C extends ClosableClient>(s: HttpState<C>, res: ServerResp
       `This key holds its maximum of ${s.perKey} MCP sessions (--max-sessions-per-key), all busy, being opened or just opened. Close a session you no longer use (DELETE /mcp) or retry in ${wait} s.`,
     );
   } else {
-    const wait = BUSY_RETRY_MS / 1000;
     refuse(
       res,
       503,
       'max-sessions',
       wait,
-      `This server holds its maximum of ${s.sessions.max} MCP sessions (--max-sessions), all busy. Close a session you no longer use (DELETE /mcp) or retry in ${wait} s.`,
+      `This server holds its maximum of ${s.sessions.max} MCP sessions (--max-sessions), all busy, being opened or just opened. Close a session you no longer use (DELETE /mcp) or retry in ${wait} s.`,
     );
   }
   return false;
@@ -132,7 +130,7 @@ async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Openin
     retryInterval: SSE_RETRY_MS,
     onsessioninitialized: (id) => {
       placed = true;
-      s.sessions.add({ id, owner: cred.owner, transport, server: server!, lastSeen: Date.now(), busy: 0, streams: 0, returned: false });
+      s.sessions.add({ id, owner: cred.owner, transport, server: server!, lastSeen: s.sessions.now(), busy: 0, streams: 0, returned: false });
       s.o.log.info({ session: id, sessions: s.sessions.size }, 'session opened');
     },
   });

@@ -20,6 +20,8 @@ export interface HttpServeOptions<C extends ClosableClient> {
   maxBodyBytes?: number;
   /** A session with no request and no open stream for this long is closed. Default 10 min. */
   idleSessionMs?: number;
+  /** Time for session ages (idle timeout, handshake grace), read by the session table. Default Date.now; a test drives it. */
+  now?: () => number;
   /** On drain, how long in-flight calls may take before everything is closed anyway. Default 30 s. */
   drainTimeoutMs?: number;
   /** The API client for one key; `onEvent` hears its limiter; `me` is its GET /v1/me answer when just read. */

@@ -78,12 +78,12 @@ async function handleMcp<C extends ClosableClient>(s: HttpState<C>, req: Incomin
   if (typeof sid === 'string' && !session) return reply(res, 404, 'Session not found: start a new one with initialize.', {}, -32001);
   if (req.method === 'GET' || req.method === 'DELETE') {
     if (!session) return reply(res, 400, 'Bad Request: send the mcp-session-id header of an open session.');
-    seen(session);
+    seen(session, s.sessions.now());
     if (req.method === 'GET') {
       session.streams++;
       res.once('close', () => {
         session.streams--;
-        session.lastSeen = Date.now();
+        session.lastSeen = s.sessions.now();
       });
     }
     return session.transport.handleRequest(req, res);
@@ -97,11 +97,11 @@ async function handleMcp<C extends ClosableClient>(s: HttpState<C>, req: Incomin
   const vetted = vetLine(body.text);
   if (!('message' in vetted)) return guardReply(res, vetted.reply);
   if (session) {
-    seen(session);
+    seen(session, s.sessions.now());
     session.busy++;
     res.once('close', () => {
       session.busy--;
-      session.lastSeen = Date.now();
+      session.lastSeen = s.sessions.now();
     });
     return session.transport.handleRequest(req, res, vetted.message);
   }
@@ -110,8 +110,8 @@ async function handleMcp<C extends ClosableClient>(s: HttpState<C>, req: Incomin
 }
 
 /** A request on a session: it is in use now, and its client came back after initialize. */
-function seen(session: Session): void {
-  session.lastSeen = Date.now();
+function seen(session: Session, now: number): void {
+  session.lastSeen = now;
   session.returned = true;
 }
 

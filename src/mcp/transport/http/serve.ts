@@ -22,7 +22,7 @@ export type { HttpHandle, HttpServeOptions } from './options.js';
 export async function serveHttp<C extends ClosableClient>(o: HttpServeOptions<C>): Promise<HttpHandle> {
   const state: HttpState<C> = {
     o,
-    sessions: new Sessions<InboxServer>(o.maxSessions, o.idleSessionMs ?? DEFAULT_IDLE_SESSION_MS),
+    sessions: new Sessions<InboxServer>(o.maxSessions, o.idleSessionMs ?? DEFAULT_IDLE_SESSION_MS, o.now),
     // A key is held by its sessions or lingers after them: never more keys than sessions can use.
     clients: new KeyClients<C>(o.newClient, 60_000, o.maxSessions),
     failures: new AuthFailures(o.authFailuresPerMinute ?? 20),

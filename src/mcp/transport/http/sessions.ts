@@ -42,8 +42,9 @@ export const BUSY_RETRY_MS = 5_000;
  * Places are reserved (per caller) before a session is built, so a burst of concurrent
  * initializes is counted while it opens and cannot overshoot either cap. At a cap, the least
  * recently used idle session makes room before anyone is refused; a session listening on an
- * open stream with live subscriptions goes last. A key makes room among its own sessions only
- * with those its clients came back to (or left alone past HANDSHAKE_GRACE_MS).
+ * open stream with live subscriptions goes last. At either cap, room is made only with sessions
+ * whose clients came back after initialize (or left them alone past HANDSHAKE_GRACE_MS): a 200
+ * to initialize is a session its client can use.
  */
 export class Sessions<S extends SessionServer = SessionServer> {
   private readonly byId = new Map<string, Session<S>>();
@@ -54,7 +55,7 @@ export class Sessions<S extends SessionServer = SessionServer> {
   constructor(
     readonly max: number,
     readonly idleMs = DEFAULT_IDLE_SESSION_MS,
-    private readonly now: () => number = Date.now,
+    readonly now: () => number = Date.now,
     private readonly streamlessMs = Math.min(DEFAULT_STREAMLESS_MS, idleMs),
     private readonly graceMs = HANDSHAKE_GRACE_MS,
   ) {
@@ -65,7 +66,8 @@ export class Sessions<S extends SessionServer = SessionServer> {
   /**
    * Hold a place for a session of `owner` about to be built, under `perOwner` (sessions held
    * and being opened) and the server's cap, closing least recently used idle sessions to make
-   * room: the caller's own first, then anyone's when the server is full. Null when placed.
+   * room: the caller's own first, then anyone's when the server is full; never one still in its
+   * handshake. Null when placed.
    */
   reserve(owner: string, perOwner = Number.POSITIVE_INFINITY): Refusal | null {
     const own = [...this.byId.values()].filter((s) => s.owner === owner);
@@ -74,7 +76,7 @@ export class Sessions<S extends SessionServer = SessionServer> {
     if (ownExcess > 0 && ownIdle.length < ownExcess) return 'key';
     const victims = ownExcess > 0 ? ownIdle.slice(0, ownExcess) : [];
     if (this.byId.size - victims.length + this.pending >= this.max) {
-      const other = this.evictionOrder([...this.byId.values()].filter((s) => !victims.includes(s)));
+      const other = this.evictionOrder([...this.byId.values()].filter((s) => !victims.includes(s) && !this.inHandshake(s)));
       if (other.length === 0) return 'server';
       victims.push(other[0]!);
     }
@@ -85,12 +87,14 @@ export class Sessions<S extends SessionServer = SessionServer> {
   }
 
   /**
-   * Seconds until a key refused at its cap may find room: until the first of its sessions
-   * leaves its handshake grace, or BUSY_RETRY_MS when all are busy or being opened.
+   * Seconds until a caller refused may find room: until the first session in the way (the
+   * key's own when refused at its cap, anyone's when the server is full) leaves its handshake
+   * grace, or BUSY_RETRY_MS when all are busy or being opened.
    */
-  keyRetryAfter(owner: string): number {
+  retryAfter(refusal: Refusal, owner: string): number {
     const t = this.now();
-    const waits = [...this.byId.values()].filter((s) => s.owner === owner && s.busy === 0 && this.inHandshake(s)).map((s) => s.lastSeen + this.graceMs - t);
+    const inWay = (s: Session<S>) => refusal === 'server' || s.owner === owner;
+    const waits = [...this.byId.values()].filter((s) => inWay(s) && s.busy === 0 && this.inHandshake(s)).map((s) => s.lastSeen + this.graceMs - t);
     return Math.max(1, Math.ceil((waits.length > 0 ? Math.min(...waits) : BUSY_RETRY_MS) / 1000));
   }
 
