@@ -26,6 +26,13 @@ export interface ServerParts {
   faults: FaultPlan;
   cursors: Cursors;
   log: Logger;
+  /** The time requests are handled at (what writes stamp, the age of a cached conversation). */
+  clock: SandboxClock;
+}
+
+/** Date.now unless a test replaces `now`, to move the sandbox's time when it chooses. */
+export interface SandboxClock {
+  now: () => number;
 }
 
 /** One request on its way through the stages: what each stage learnt, for the next. */
@@ -162,7 +169,7 @@ function contextOf(x: Exchange): Ctx {
     cursors,
     faults,
     limits,
-    now: () => new Date(),
+    now: () => new Date(x.parts.clock.now()),
     page: () => ({
       limit: query.limit as number | undefined,
       cursor: query.cursor as string | undefined,
@@ -241,7 +248,7 @@ export async function handleRequest(parts: ServerParts, req: IncomingMessage, re
     url: new URL(req.url ?? '/', 'http://sandbox'),
     method: req.method ?? 'GET',
     reset: parts.faults.reset(),
-    now: new Date(),
+    now: new Date(parts.clock.now()),
     who: null,
     entered: false,
     buckets: ['read'],

@@ -11,6 +11,7 @@ import { type SandboxOptions, sandboxOptionsSchema } from './options.js';
 import { Cursors } from './paging.js';
 import { buildStore } from './seed/index.js';
 import { SANDBOX_KEYS } from './seed/keys.js';
+import type { SandboxClock } from './exchange.js';
 import { createSandboxServer } from './server.js';
 import type { Store } from './store/store.js';
 
@@ -23,6 +24,8 @@ export interface Sandbox {
   /** The in-memory data, for tests that need to look behind the API (counting tasks, …). */
   store: Store;
   limits: RateLimits;
+  /** The time requests are handled at: `clock.now` is Date.now unless a test replaces it. */
+  clock: SandboxClock;
   faults: FaultPlan;
   keys: typeof SANDBOX_KEYS;
   /** Changes no v1 endpoint can make (a key owner's role, a new inbound reply), bound to this store. */
@@ -77,7 +80,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   const faults = new FaultPlan(parseFaults(o.faults), o.seed);
   const cursors = new Cursors(createHash('sha256').update(`cursor-secret:${o.seed}`).digest('hex'));
-  const srv = createSandboxServer({ store, handlers: HANDLERS, limits, faults, cursors, log });
+  const clock: SandboxClock = { now: () => Date.now() };
+  const srv = createSandboxServer({ store, handlers: HANDLERS, limits, faults, cursors, log, clock });
   const addr = await srv.listen(o.port, o.host);
   const bound = bindControl(store);
   const replies = o.replyEverySeconds > 0 ? replyInTurn(store, bound, o.replyEverySeconds * 1000, log) : null;
@@ -88,6 +92,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     port: addr.port,
     store,
     limits,
+    clock,
     faults,
     keys: SANDBOX_KEYS,
     control: bound,

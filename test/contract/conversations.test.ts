@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageListResource } from '../../src/api/resources.js';
 import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 
 const WS = '/v1/workspaces/acme';
 let api: TestApi;
@@ -150,15 +151,31 @@ describe('Messages: the conversation is assembled from at most 12 sibling thread
 });
 
 describe('Messages: meta.cache_age_seconds is an integer up to 600 (ten minutes stale); refresh=true fetches anew', () => {
-  it('first read within 0..600, refresh gives 0', async () => {
-    const lead = all[2];
-    const first = (await messages(lead.id)).meta.cache_age_seconds;
-    expect(Number.isInteger(first)).toBe(true);
-    expect(first).toBeGreaterThanOrEqual(0);
-    expect(first).toBeLessThanOrEqual(600);
-    expect((await messages(lead.id, { refresh: true })).meta.cache_age_seconds).toBe(0);
-    expect((await messages(lead.id)).meta.cache_age_seconds).toBeLessThanOrEqual(1);
-    const r = await api.get(`${WS}/leads/${lead.id}/messages`, { query: { refresh: 'now' } });
+  it('first read within 0..600, refresh gives 0, a cached read reports its true age; older than 600 s it is fetched anew', async () => {
+    // The sandbox's time moves only when the test says: the ages below are exact however loaded the machine.
+    const clock = new ManualClock();
+    const wall = api.sandbox.clock.now;
+    api.sandbox.clock.now = clock.now;
+    try {
+      const lead = all[2];
+      const age = async (query: Record<string, boolean> = {}) => (await messages(lead.id, query)).meta.cache_age_seconds;
+      const first = await age();
+      expect(Number.isInteger(first)).toBe(true);
+      expect(first).toBeGreaterThanOrEqual(0);
+      expect(first).toBeLessThanOrEqual(600);
+      clock.advance(5_000);
+      expect(await age({ refresh: true })).toBe(0);
+      expect(await age()).toBe(0);
+      clock.advance(42_700);
+      expect(await age()).toBe(42);
+      clock.advance(600_000 - 42_700);
+      expect(await age()).toBe(600);
+      clock.advance(1);
+      expect(await age()).toBe(0);
+    } finally {
+      api.sandbox.clock.now = wall;
+    }
+    const r = await api.get(`${WS}/leads/${all[2].id}/messages`, { query: { refresh: 'now' } });
     expect(r.body.error).toMatchObject({ code: 'invalid_request', param: 'refresh' });
   });
   it('ages differ across leads (the cache is per conversation)', async () => {
