@@ -136,6 +136,38 @@ export class RedisLimitStore implements RedisLink {
     return () => this.lostListeners.delete(limiterId);
   }
 
+  /**
+   * Count one request the API answered (and counted) in the window ending `windowEnd`, for the
+   * refill that opens that window (landedAfter). Issued at once, not awaited: the limiter's
+   * job that held the token is freed after it, by a script on this same connection, which
+   * Redis runs in order, so a refill that no longer finds the job running finds this count.
+   */
+  countLanded(tag: string, bucket: string, windowEnd: number): void {
+    const key = this.landedKey(tag);
+    this.client.hincrby(key, `${bucket}:${windowEnd}`, 1).catch((e: unknown) => this.logError(e));
+    this.client.pexpire(key, TURN_MARK_TTL_MS).catch((e: unknown) => this.logError(e));
+  }
+
+  /** Requests counted by windows ending after `ended`, by bucket; the counts of windows that are over are dropped. */
+  async landedAfter(tag: string, ended: number): Promise<Record<string, number>> {
+    const key = this.landedKey(tag);
+    const fields = await this.client.hgetall(key);
+    const after: Record<string, number> = {};
+    const over: string[] = [];
+    for (const [field, n] of Object.entries(fields)) {
+      const cut = field.lastIndexOf(':');
+      const bucket = field.slice(0, cut);
+      if (Number(field.slice(cut + 1)) > ended) after[bucket] = (after[bucket] ?? 0) + Number(n);
+      else over.push(field);
+    }
+    if (over.length) await this.client.hdel(key, ...over);
+    return after;
+  }
+
+  private landedKey(tag: string): string {
+    return `ri:${LAYOUT}:{${tag}}:landed`;
+  }
+
   /** Claim the refill that follows a window: true for exactly one instance per window. */
   async claimTurn(tag: string, windowId: string): Promise<boolean> {
     const r = await this.client.set(`ri:${LAYOUT}:{${tag}}:turn:${windowId}`, this.instance, 'PX', TURN_MARK_TTL_MS, 'NX');

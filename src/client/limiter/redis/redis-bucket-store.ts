@@ -1,5 +1,6 @@
 import Bottleneck from 'bottleneck';
 import { BUCKETS, type Bucket } from '../../../api/enums.js';
+import { type Clock, type Timer, systemClock } from '../../../clock.js';
 import { type BucketStore, type StoreContext, messageOf, updateSettings } from '../bucket-store.js';
 import type { BucketState, LimitSource, LimiterOptions, Settlement } from '../types.js';
 import { describedBuckets } from '../rate-headers.js';
@@ -30,7 +31,8 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
   readonly jobOptions: Bottleneck.JobOptions;
   private readonly exhaustedNoted = new Set<Bucket>();
   private readonly unwatch: (() => void)[] = [];
-  private closing: { at: number; timer: NodeJS.Timeout } | null = null;
+  private closing: { at: number; timer: Timer } | null = null;
+  private readonly clock: Clock;
   private closed = false;
   private concurrencyLimiter: Bottleneck | null = null;
   private readonly onError = (e: unknown) => this.ctx.emit({ type: 'store_error', message: messageOf(e) });
@@ -39,8 +41,10 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
     private readonly o: RedisBucketStoreOptions,
     private readonly ctx: StoreContext,
   ) {
+    this.clock = o.clock ?? systemClock;
     const caps = o.caps ?? {};
-    const make = (b: Bucket) => new SharedBucket(b, o.figures[b], caps[b] ?? Number.POSITIVE_INFINITY, o.store, o.tag, this.onError);
+    const now = () => this.clock.now();
+    const make = (b: Bucket) => new SharedBucket(b, o.figures[b], caps[b] ?? Number.POSITIVE_INFINITY, o.store, o.tag, this.onError, now);
     this.buckets = { read: make('read'), write: make('write'), upstream: make('upstream'), thread: make('thread') };
     this.jobOptions = { expiration: o.store.jobExpirationMs };
     for (const b of Object.values(this.buckets)) {
@@ -116,7 +120,21 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
 
   settle(spent: readonly SharedBucket[], s: Settlement): void {
     for (const b of spent) b.outstanding--;
+    this.countLanded(spent, s);
     void this.book(spent, s).catch(this.onError);
+  }
+
+  /**
+   * Every request the API counted is counted in Redis by the window it landed in (a lost one,
+   * which may have been counted, by the time it was lost), before its job frees its token: the
+   * refill that opens a window subtracts the requests that landed in it and finished before the
+   * refill, which the requests still running no longer show (a call sent after the window's end
+   * on a token left over, while the timers that void and refill are late).
+   */
+  private countLanded(spent: readonly SharedBucket[], s: Settlement): void {
+    if (s.kind === 'not_sent' || (s.kind === 'response' && s.status === 429)) return;
+    const end = s.kind === 'response' && s.info.resetMs !== undefined ? s.info.resetMs : this.clock.now();
+    for (const b of spent) this.o.store.countLanded(this.o.tag, b.bucket, end);
   }
 
   private async book(spent: readonly SharedBucket[], s: Settlement): Promise<void> {
@@ -139,7 +157,7 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
     );
     const counted = status !== 429 && placed === 'current';
     // A header of a window that already ended by our clock must not clamp the next one, which another instance may have refilled.
-    const open = info.resetMs === undefined || Date.now() < info.resetMs;
+    const open = info.resetMs === undefined || this.clock.now() < info.resetMs;
     const drained = status === 429 && code !== 'too_many_concurrent' ? (named.size > 0 ? spent.filter((b) => named.has(b.bucket)) : [...spent]) : [];
     const work: Promise<unknown>[] = [];
     for (const b of spent) {
@@ -162,24 +180,31 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
     }
     if (status === 429 && code === 'too_many_concurrent') this.ctx.emit({ type: 'too_many_concurrent', retryAfter: info.retryAfter });
     for (const b of drained)
-      this.ctx.emit({ type: 'rate_limited', bucket: named.size > 0 ? b.bucket : null, retryAfter: info.retryAfter, refillAt: window.turnsAt ?? Date.now() });
+      this.ctx.emit({
+        type: 'rate_limited',
+        bucket: named.size > 0 ? b.bucket : null,
+        retryAfter: info.retryAfter,
+        refillAt: window.turnsAt ?? this.clock.now(),
+      });
     if (drained.length) window.ensureTimer();
     await Promise.all(work);
   }
 
   /**
    * When the server's window ends, the tokens it left unused are void: empty the buckets then,
-   * so that nothing is taken between the end and the refill (which comes a margin later and
-   * counts only the calls still out): a call taken there would land in the new window uncounted.
-   * Only for a window still running by our clock: a late answer must not empty the next one.
+   * so that calls wait for the refill (which comes a margin later) instead of spending the old
+   * window's leftovers in the new one. A call that takes one anyway, this timer being late, is
+   * still counted by the refill (countLanded). Only for a window still running by our clock: a
+   * late answer must not empty the next one.
    */
   private voidAt(end: number): void {
-    if (this.closed || this.closing?.at === end || Date.now() >= end) return;
-    if (this.closing) clearTimeout(this.closing.timer);
-    const timer = setTimeout(() => {
+    const now = this.clock.now();
+    if (this.closed || this.closing?.at === end || now >= end) return;
+    if (this.closing) this.clock.clearTimeout(this.closing.timer);
+    const timer = this.clock.setTimeout(() => {
       this.closing = null;
       void Promise.all(Object.values(this.buckets).map((b) => b.clampTo(0))).catch(this.onError);
-    }, end - Date.now());
+    }, end - now);
     timer.unref();
     this.closing = { at: end, timer };
   }
@@ -203,16 +228,29 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
     if (this.closed) return;
     this.exhaustedNoted.clear();
     for (const b of Object.values(this.buckets)) b.drained = false;
-    const id = ended !== null ? `w${ended}` : `f${Math.floor(Date.now() / this.o.fallbackWindowMs)}`;
+    const period = Math.floor(this.clock.now() / this.o.fallbackWindowMs);
+    const id = ended !== null ? `w${ended}` : `f${period}`;
     try {
       const mine = await this.o.store.claimTurn(this.o.tag, id);
-      if (mine) await Promise.all(Object.values(this.buckets).map((b) => b.refill()));
+      if (mine) await this.refill(ended ?? period * this.o.fallbackWindowMs);
       this.ctx.emit({ type: 'refill', buckets: [...BUCKETS], windowEnd: ended, shared: mine ? 'performed' : 'done_elsewhere' });
     } catch (e) {
       this.onError(e);
     }
     // Calls still queued behind an empty bucket need a next turn even if no header comes.
     if (Object.values(this.buckets).some((b) => b.queued() > 0)) this.ctx.window.ensureTimer();
+  }
+
+  /**
+   * Refill every bucket for the window after `ended`: the limit, less the requests still out,
+   * less those that already landed after `ended` (read after the ones still out, so a request
+   * is seen running, or counted as landed, or both; never neither).
+   */
+  private async refill(ended: number): Promise<void> {
+    const buckets = Object.values(this.buckets);
+    const reads = await Promise.all(buckets.map((b) => b.beforeRefill()));
+    const landed = await this.o.store.landedAfter(this.o.tag, ended);
+    await Promise.all(buckets.map((b, i) => b.refill(reads[i]!, landed[b.bucket] ?? 0)));
   }
 
   /**
@@ -269,7 +307,7 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
   /** Drop the calls still queued and leave Redis; the store's connection stays open for other keys. */
   async close(concurrency: Bottleneck): Promise<void> {
     this.closed = true;
-    if (this.closing) clearTimeout(this.closing.timer);
+    if (this.closing) this.clock.clearTimeout(this.closing.timer);
     for (const stop of this.unwatch.splice(0)) stop();
     await Promise.all([
       ...Object.values(this.buckets).map((b) => b.stop()),

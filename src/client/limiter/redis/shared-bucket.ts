@@ -31,6 +31,7 @@ export class SharedBucket {
     store: RedisLink,
     tag: string,
     onError: (e: unknown) => void,
+    private readonly now: () => number,
   ) {
     this.limitValue = limit;
     this.seen = this.limit;
@@ -101,29 +102,37 @@ export class SharedBucket {
   }
 
   /**
-   * The server's window turned: the new one holds the limit less the tokens still out (taken
-   * and not finished: they will land in it). The reservoir is read before the running count,
-   * so a token taken between the two reads is counted twice, never missed.
+   * The server's window turned; first half of the refill: the reservoir, then the requests still
+   * out (taken and not finished: they may land in the new window). Read in that order, a token
+   * taken between the two reads is counted twice, never missed.
    */
-  async refill(): Promise<number> {
-    const r = (await this.limiter.currentReservoir()) ?? 0;
-    const out = await this.limiter.running();
-    const target = Math.max(0, this.limit - out);
-    this.seen = target !== r ? await this.limiter.incrementReservoir(target - r) : r;
+  async beforeRefill(): Promise<{ reservoir: number; out: number }> {
+    const reservoir = (await this.limiter.currentReservoir()) ?? 0;
+    return { reservoir, out: await this.limiter.running() };
+  }
+
+  /**
+   * Second half: the new window holds the limit less the requests still out and those that
+   * already landed in it (read after `out`: one that finished in between is counted twice, never
+   * missed). The reservoir moves by a delta from what was read, so tokens taken since still count.
+   */
+  async refill(read: { reservoir: number; out: number }, landed: number): Promise<number> {
+    const target = Math.max(0, this.limit - read.out - landed);
+    this.seen = target !== read.reservoir ? await this.limiter.incrementReservoir(target - read.reservoir) : read.reservoir;
     return this.seen;
   }
 
   /** What an answer of the server's current window said was left. */
   noteRemaining(value: number, until: number | undefined): void {
     const r = this.remaining;
-    const same = r !== null && r.until === until && (until === undefined || Date.now() < until);
+    const same = r !== null && r.until === until && (until === undefined || this.now() < until);
     this.remaining = same ? { value: Math.min(r.value, value), until } : { value, until };
   }
 
   /** The tokens the server said were left in the window still running, or null when no answer of it is known. */
   remainingHint(): number | null {
     const r = this.remaining;
-    if (!r || (r.until !== undefined && Date.now() >= r.until)) return null;
+    if (!r || (r.until !== undefined && this.now() >= r.until)) return null;
     return r.value;
   }
 
