@@ -6,6 +6,8 @@
  * twice), JSON-escaped or base64 form.
  */
 
+import { Needles } from './needles.js';
+
 /** The shape of an API key or a session token; a separator may be percent-encoded (once or twice) or JSON-escaped. */
 const SEP = '(?:_|%5f|%255f|\\\\u005f)';
 const KEY_SHAPE = new RegExp(`(rik${SEP}[a-z]+${SEP}[a-z0-9]{8})${SEP}[a-z0-9]{32}|rims${SEP}[a-z0-9]{40}`, 'gi');
@@ -60,11 +62,11 @@ function base64Patterns(secret: string): string[] {
  * secret keeps the alternation.
  */
 interface Quick {
-  decoded: string[];
-  base64: string[];
+  decoded: Needles;
+  base64: Needles;
   others: RegExp | null;
 }
-let quick: Quick = { decoded: [], base64: [], others: null };
+let quick: Quick = { decoded: new Needles([]), base64: new Needles([]), others: null };
 
 const QUICK_SECRET = /^[A-Za-z0-9]{16,}$/;
 const ESCAPE = /%25([0-9a-f]{2})|%([0-9a-f]{2})|\\u00([0-9a-f]{2})/g;
@@ -82,8 +84,8 @@ function pattern(): RegExp | null {
     const fast = all.filter((s) => QUICK_SECRET.test(s));
     const others = formsOf(all.filter((s) => !QUICK_SECRET.test(s)));
     quick = {
-      decoded: fast.map((s) => s.slice(5).toLowerCase()),
-      base64: fast.flatMap((s) => base64Parts(s)).map(b64norm),
+      decoded: new Needles(fast.map((s) => s.slice(5).toLowerCase())),
+      base64: new Needles(fast.flatMap((s) => base64Parts(s)).map(b64norm)),
       others: others.length === 0 ? null : new RegExp(others.join('|'), 'gi'),
     };
     stale = false;
@@ -91,18 +93,15 @@ function pattern(): RegExp | null {
   return knownPattern;
 }
 
-/** Whether a known secret may be in the text, by substring searches (quick above). */
+/** Whether a known secret may be in the text, by substring searches (quick above; Needles makes them one pass a length). */
 function quickHit(text: string): boolean {
   const lower = text.toLowerCase();
   const decoded =
     lower.includes('%') || lower.includes('\\')
       ? lower.replace(ESCAPE, (_m, a, b, c) => String.fromCharCode(Number.parseInt(a ?? b ?? c, 16)).toLowerCase())
       : lower;
-  if (quick.decoded.some((s) => decoded.includes(s))) return true;
-  if (quick.base64.length > 0) {
-    const b64 = b64norm(text);
-    if (quick.base64.some((s) => b64.includes(s))) return true;
-  }
+  if (quick.decoded.foundIn(decoded)) return true;
+  if (quick.base64.size > 0 && quick.base64.foundIn(lower.includes('-') || lower.includes('_') ? b64norm(lower) : lower)) return true;
   if (!quick.others) return false;
   quick.others.lastIndex = 0;
   return quick.others.test(text);
