@@ -60,6 +60,10 @@ export class BucketAccount {
   get outstanding(): number {
     return this.outstandingCount;
   }
+  /** Calls handed to this bucket that have not taken their token yet (bottleneck may not have queued them yet). */
+  get waiting(): number {
+    return this.waitingJobs;
+  }
   get drained(): boolean {
     return this.drainedUntil > 0;
   }

@@ -55,7 +55,15 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
 
   taken(a: BucketAccount): void {
     a.take();
-    if (a.available() <= 0 && a.queued() > 0) this.noteExhausted(a);
+    this.noteIfWaited(a);
+  }
+
+  /**
+   * The bucket is empty and calls wait for it: exhausted. Counted by the calls handed to the
+   * bucket, not by bottleneck's queue, which a burst still being handed over has not reached.
+   */
+  private noteIfWaited(a: BucketAccount): void {
+    if (a.available() <= 0 && a.waiting > 0) this.noteExhausted(a);
   }
 
   giveBack(a: BucketAccount): void {
@@ -76,7 +84,7 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
     this.ctx.window.ensureTimer();
     if (this.exhaustedNoted.has(a.bucket)) return;
     this.exhaustedNoted.add(a.bucket);
-    this.ctx.emit({ type: 'exhausted', bucket: a.bucket, queued: a.queued(), refillAt: a.refillsAt ?? this.ctx.window.turnsAt });
+    this.ctx.emit({ type: 'exhausted', bucket: a.bucket, queued: a.waiting, refillAt: a.refillsAt ?? this.ctx.window.turnsAt });
   }
 
   settle(spent: readonly BucketAccount[], s: Settlement): void {
@@ -117,6 +125,8 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
       }
       this.scheduleUndrain(until);
     }
+    // A header may show the window holds less than thought: the calls waiting for it wait for the refill.
+    for (const a of spent) this.noteIfWaited(a);
     this.ensureTimerIfLow(spent);
   }
 
