@@ -1,8 +1,9 @@
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type Relay, startRelay } from './helpers.js';
+import { endlessBody } from '../../scripts/harness/endless-body.js';
+import { endlessBodyRun } from '../../scripts/soak/endless-body.js';
 import { type HttpBinary, INITIALIZE, initializeWith, mcpHeaders, raw, sessionAnswers, startHttpBinary } from '../../scripts/harness/http.js';
 
 /** Issue 22 items 2–4 and issue 24 item 4, against the built binary. */
@@ -29,43 +30,6 @@ afterAll(async () => {
   await sb.close();
 });
 
-/**
- * Send a request's head, then a chunked body of 1 MiB chunks for as long as the server takes
- * them (at most `capBytes`): the bytes the server took, and whether it closed the connection.
- */
-function endlessBody(url: string, head: string, capBytes: number): Promise<{ written: number; closed: boolean; status: string }> {
-  const u = new URL(url);
-  const chunk = Buffer.concat([Buffer.from(`100000\r\n`), Buffer.alloc(0x100000, 0x61), Buffer.from('\r\n')]);
-  return new Promise((resolve) => {
-    const socket = connect(Number(u.port), u.hostname);
-    let written = 0;
-    let status = '';
-    let closed = false;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      socket.destroy();
-      resolve({ written, closed, status });
-    };
-    socket.on('data', (d: Buffer) => (status ||= d.toString('latin1').split('\r\n')[0]!));
-    socket.on('close', () => {
-      closed = true;
-      finish();
-    });
-    socket.on('error', () => undefined);
-    const pump = () => {
-      while (!done && written < capBytes) {
-        written += chunk.length;
-        if (!socket.write(chunk)) return void socket.once('drain', pump);
-      }
-      if (written >= capBytes) finish();
-    };
-    socket.write(head);
-    pump();
-  });
-}
-
 describe('a refused request stops being read (issue 22 item 3)', () => {
   const cap = 512 * 1024 * 1024;
   const heads = (host: string) => [
@@ -80,15 +44,27 @@ describe('a refused request stops being read (issue 22 item 3)', () => {
     const bin = await start(['--base-url', relay.url]);
     const host = new URL(bin.url).host;
     for (const [name, head] of heads(host)) {
-      const r = await endlessBody(bin.url, head!, cap);
-      process.stderr.write(`refused body (${name}): ${r.written} bytes written before close; ${r.status}\n`);
-      expect(r.closed, name).toBe(true);
+      const r = await endlessBody(bin.url, head!, { capBytes: cap });
+      process.stderr.write(`refused body (${name}): ${r.bytes_written} bytes written before close; ${r.status_line}\n`);
+      expect(r.closed_by_server, name).toBe(true);
       // The answer itself may be lost when the connection is cut with the client's bytes unread.
-      expect(r.status, name).toMatch(/^(HTTP\/1\.1 4\d\d.*)?$/);
+      expect(r.status_line, name).toMatch(/^(HTTP\/1\.1 4\d\d.*)?$/);
       // What the kernel's buffers hold, not the body: far below what the server would take if it read on.
-      expect(r.written, name).toBeLessThan(64 * 1024 * 1024);
+      expect(r.bytes_written, name).toBeLessThan(64 * 1024 * 1024);
     }
   });
+});
+
+describe('npm run soak: the endless-body part prints what the server answered', () => {
+  it('401 no key, 403 wrong Host, 404: each status reaches the client, each connection is closed by the server', async () => {
+    // Three rounds of the soak's part (its own sandbox and server each): nine refused bodies.
+    for (let round = 0; round < 3; round++) {
+      const r = await endlessBodyRun(8000);
+      process.stderr.write(`soak endless bodies: ${JSON.stringify(r)}\n`);
+      const seen = [r.no_key, r.wrong_host, r.not_found].map((x) => `${x.status} ${x.closed_by_server}`);
+      expect(seen).toEqual(['401 true', '403 true', '404 true']);
+    }
+  }, 120_000);
 });
 
 describe('made-up keys and the failed-authentication limit (issue 22 item 4)', () => {
