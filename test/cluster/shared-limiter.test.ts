@@ -16,7 +16,7 @@ const served: number[] = [];
 const refused: number[] = [];
 
 /** One run of two instances driven past the read bucket, which the first two rules look at. */
-let run: { from: number; to: number; ok: number; failed: string[]; refusals: number; events: LimiterEvent[][] };
+let run: { from: number; to: number; ok: number; okBy: number[]; failed: string[]; refusals: number; events: LimiterEvent[][] };
 
 beforeAll(async () => {
   redis = await startRedis();
@@ -31,8 +31,8 @@ beforeAll(async () => {
   await Promise.all(xs.map((x) => x.client.me()));
   await atWindowStart(WINDOW);
   const from = Date.now();
-  const { ok, failed } = await drive(xs, 6, from + 3 * WINDOW);
-  run = { from, to: Date.now(), ok, failed, refusals: sb.limits.refusals(ADMIN_KEY_ID).rate_limited, events: xs.map((x) => x.events) };
+  const { ok, okBy, failed } = await drive(xs, 6, from + 3 * WINDOW);
+  run = { from, to: Date.now(), ok, okBy, failed, refusals: sb.limits.refusals(ADMIN_KEY_ID).rate_limited, events: xs.map((x) => x.events) };
   await closeAll(xs);
 });
 afterAll(async () => {
@@ -65,17 +65,17 @@ async function closeAll(xs: Instance[]): Promise<void> {
   await Promise.all(xs.map((x) => x.store.close()));
 }
 
-/** Each worker calls list_members until `until`; returns how many calls succeeded and the failures. */
-async function drive(xs: Instance[], workersEach: number, until: number): Promise<{ ok: number; failed: string[] }> {
-  let ok = 0;
+/** Each worker calls list_members until `until`; returns how many calls succeeded (in all, by instance) and the failures. */
+async function drive(xs: Instance[], workersEach: number, until: number): Promise<{ ok: number; okBy: number[]; failed: string[] }> {
+  const okBy = xs.map(() => 0);
   const failed: string[] = [];
   await Promise.all(
-    xs.flatMap((x) =>
+    xs.flatMap((x, i) =>
       Array.from({ length: workersEach }, async () => {
         while (Date.now() < until) {
           try {
             await x.client.call('list_members', { path: { workspace: 'acme' }, query: { limit: 1 } });
-            ok++;
+            okBy[i]!++;
           } catch (e) {
             failed.push((e as Error).message);
           }
@@ -83,7 +83,7 @@ async function drive(xs: Instance[], workersEach: number, until: number): Promis
       }),
     ),
   );
-  return { ok, failed };
+  return { ok: okBy.reduce((a, b) => a + b, 0), okBy, failed };
 }
 
 /** Reads served in each whole window between from and to. */
@@ -99,15 +99,19 @@ function perWindow(from: number, to: number): number[] {
 }
 
 describe('Redis-shared limiter: instances sharing one key spend its read bucket together', () => {
-  it('zero 429s at the API and at least 90% of the bucket used in every whole window, never more than 4 in flight', () => {
+  it('zero 429s at the API, every call answered and counted once, both instances served, never more than 4 in flight', () => {
+    // Counts, not throughput: how much of each window a loaded machine fills is a benchmark's
+    // figure (npm run bench -- --only shared); that each window is filled exactly is judged on a
+    // clock the test moves (window-counts.test.ts).
     expect(run.failed).toEqual([]);
     expect(run.refusals).toBe(0);
+    expect(refused.filter((t) => t >= run.from)).toEqual([]);
     const windows = perWindow(run.from, run.to);
     expect(windows.length).toBeGreaterThanOrEqual(2);
-    for (const n of windows) {
-      expect(n).toBeLessThanOrEqual(READ);
-      expect(n).toBeGreaterThanOrEqual(0.9 * READ);
-    }
+    for (const n of windows) expect(n).toBeLessThanOrEqual(READ);
+    // Every call that succeeded was served once by the API, none twice.
+    expect(served.filter((t) => t >= run.from && t <= run.to)).toHaveLength(run.ok);
+    for (const [i, n] of run.okBy.entries()) expect(n, `instance ${i}`).toBeGreaterThan(0);
     // Each instance alone would have taken a whole bucket per window: together they took one.
     expect(run.ok).toBeLessThanOrEqual((windows.length + 2) * READ);
     expect(sb.limits.peakInFlight(ADMIN_KEY_ID)).toBeLessThanOrEqual(4);
@@ -132,19 +136,18 @@ describe('Redis-shared limiter: Redis flushed or restarted in the middle of a ru
     await atWindowStart(WINDOW);
     const from = Date.now();
     const earlier = refused.length;
+    let restarted = Number.POSITIVE_INFINITY;
     setTimeout(() => void redis.admin.flushall(), 1.3 * WINDOW);
-    setTimeout(() => void redis.restart(), 2.3 * WINDOW);
-    const { ok, failed } = await drive(xs, 6, from + 5 * WINDOW);
+    setTimeout(() => void redis.restart().then(() => (restarted = Date.now())), 2.3 * WINDOW);
+    const { failed } = await drive(xs, 6, from + 5 * WINDOW);
     expect(failed).toEqual([]);
     // The state in Redis is gone twice, and each re-created bucket starts full until the first
     // answers clamp it: how many calls meet it first depends on how many were under way, but
     // every 429 falls between the first loss and the end of the window after the second.
     const refusals = refused.slice(earlier).map((t) => Math.floor((t - from) / WINDOW));
     expect(refusals.filter((w) => w < 1 || w > 3)).toEqual([]);
-    // After the restart the last whole window is served as usual.
-    const windows = perWindow(from, Date.now());
-    expect(windows.at(-1)).toBeGreaterThanOrEqual(0.9 * READ);
-    expect(ok).toBeGreaterThan(3 * READ);
+    // After the restart the API serves reads again, and refuses none past the window after it.
+    expect(served.some((t) => t > restarted)).toBe(true);
     await closeAll(xs);
   });
 });

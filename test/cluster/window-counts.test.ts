@@ -96,6 +96,42 @@ async function lateCallThenBurst(lead: Watched, late: Watched, shared: boolean):
   expect(refusals()).toEqual([]);
 }
 
+describe('Redis-shared limiter: two instances spend a burst of three buckets and more, one window at a time', () => {
+  it('every whole window holds exactly the limit, the rest waits for the next one: no 429, no token left unused', async () => {
+    const refusedBefore = refused.length;
+    const stores = [new RedisLimitStore({ url: redis.url, heartbeatMs: 100 }), new RedisLimitStore({ url: redis.url, heartbeatMs: 100 })];
+    const xs = stores.map((sharedLimits) => client(sb, { clock, sharedLimits }));
+    try {
+      await Promise.all(xs.map((x) => x.client.me()));
+      nextWindow();
+      const first = windowOf(clock.now());
+      const n = 3 * READ + 2;
+      let answered = 0;
+      const calls = Promise.all(Array.from({ length: n }, (_, i) => read(xs[i % 2]!).finally(() => answered++)));
+      calls.catch(() => undefined);
+      const met429 = () => xs.some((x) => x.rejected().rate_limited > 0) || refused.length > refusedBefore;
+      const queued = () => xs.reduce((q, x) => q + queuedReads(x), 0);
+      // Turn the window once it is spent and every call left waits in a queue: never by the wall clock.
+      while (answered < n && !met429()) {
+        const w = windowOf(clock.now());
+        await until(
+          'the window spent and the rest queued, or every call answered',
+          () => met429() || answered === n || (servedIn(w) === READ && answered === (w - first + 1) * READ && queued() === n - answered),
+          () => ({ served: servedIn(w), answered, queued: queued() }),
+        );
+        if (answered < n && !met429()) nextWindow();
+      }
+      expect(refused.slice(refusedBefore)).toEqual([]);
+      await calls;
+      expect([0, 1, 2, 3].map((i) => servedIn(first + i))).toEqual([READ, READ, READ, 2]);
+      for (const x of xs) expect(x.rejected()).toEqual({ rate_limited: 0, too_many_concurrent: 0 });
+    } finally {
+      await Promise.all(xs.map((x) => x.client.close()));
+      await Promise.all(stores.map((s) => s.close()));
+    }
+  });
+});
+
 describe('Limits: a call sent after the server window ended, before the late refill, counts against the new window', () => {
   it('Redis-shared: the late call of one instance leaves the other a window of the limit less one, no 429', async () => {
     const stores = [new RedisLimitStore({ url: redis.url, heartbeatMs: 100 }), new RedisLimitStore({ url: redis.url, heartbeatMs: 100 })];
