@@ -29,15 +29,21 @@ const stampMs = (s: string | null | undefined) => (s ? Date.parse(s) : 0);
  * lead unread again and sets responded back). Without `at` it lands one second after the
  * newest thing the lead knows (message, receipt or responded stamp), or now if later, so
  * it is strictly newer whatever clock the seed and the writes used. `paragraphs` are the body,
- * escaped into its HTML as a sender's text would be.
+ * escaped into its HTML as a sender's text would be; `now` is the sandbox's clock.
  */
-export function simulateInboundReply(store: Store, leadId: string, at?: Date, paragraphs: readonly string[] = CIRCLING_BACK): ReplyRec {
+export function simulateInboundReply(
+  store: Store,
+  leadId: string,
+  at?: Date,
+  paragraphs: readonly string[] = CIRCLING_BACK,
+  now: () => number = Date.now,
+): ReplyRec {
   const lead = store.leads.get(leadId);
   if (!lead) throw new Error(`no lead ${leadId}`);
   // Build the conversation from the lead as seeded before the lead's fields move on.
   const conversation = store.conversation(lead);
   const known = [lead.last_message_at, lead.last_inbound_at, lead.responded_at, lead.workspace_read_at, ...lead.receipts.values()];
-  const whenMs = at ? at.getTime() : Math.max(Date.now(), ...known.map((s) => stampMs(s) + 1000));
+  const whenMs = at ? at.getTime() : Math.max(now(), ...known.map((s) => stampMs(s) + 1000));
   const when = iso(whenMs);
   const reply = store.addReply({
     id: `rep_${randomBytes(9).toString('hex')}`,

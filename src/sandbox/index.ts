@@ -40,10 +40,13 @@ type Control = typeof control;
 export type BoundControl = {
   [K in keyof Control]: Control[K] extends (store: Store, ...rest: infer A) => infer R ? (...args: A) => R : never;
 };
-function bindControl(store: Store): BoundControl {
+function bindControl(store: Store, clock: SandboxClock): BoundControl {
   const out: Record<string, unknown> = {};
   for (const [name, fn] of Object.entries(control)) out[name] = (...args: unknown[]) => (fn as (...a: unknown[]) => unknown)(store, ...args);
-  return out as BoundControl;
+  const bound = out as BoundControl;
+  // A reply without its own time arrives at the sandbox's time, as requests are handled.
+  bound.simulateInboundReply = (lead, at, paragraphs, now = () => clock.now()) => control.simulateInboundReply(store, lead, at, paragraphs, now);
+  return bound;
 }
 
 /**
@@ -83,7 +86,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const clock: SandboxClock = { now: () => Date.now() };
   const srv = createSandboxServer({ store, handlers: HANDLERS, limits, faults, cursors, log, clock });
   const addr = await srv.listen(o.port, o.host);
-  const bound = bindControl(store);
+  const bound = bindControl(store, clock);
   const replies = o.replyEverySeconds > 0 ? replyInTurn(store, bound, o.replyEverySeconds * 1000, log) : null;
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   log.info({ port: addr.port, leads: o.leads, seed: o.seed }, 'sandbox listening');

@@ -208,6 +208,21 @@ describe('Messages: a new inbound reply appears in the conversation', () => {
   });
 });
 
+describe("Messages: a reply given no time arrives at the sandbox's time", () => {
+  it('lands at the moved clock when that is later than anything the lead knows', async () => {
+    const lead = all[8];
+    const wall = api.sandbox.clock.now;
+    const later = Date.parse('2031-03-04T05:06:07Z');
+    api.sandbox.clock.now = () => later;
+    try {
+      const reply = api.sandbox.control.simulateInboundReply(lead.id);
+      expect(reply.received_at).toBe('2031-03-04T05:06:07Z');
+    } finally {
+      api.sandbox.clock.now = wall;
+    }
+  });
+});
+
 describe('Attachment download: both ids in the workspace, the file on a message of the lead; octet-stream, attachment, no-store; errors stay JSON', () => {
   let lead: any;
   let files: any[];

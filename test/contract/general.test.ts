@@ -185,6 +185,26 @@ describe('Resources: workspace', () => {
     const plain = await api.get('/v1/workspaces/acme', { query: { include: 'sdr_notes' } });
     expect(plain.headers.get('x-ratelimit-bucket')).toBe('read');
   });
+  it("counts.meetings_upcoming are the meetings after the sandbox's time, not the wall clock's", async () => {
+    const wall = api.sandbox.clock.now;
+    const at = async (ms: number) => {
+      api.sandbox.clock.now = () => ms;
+      return (await api.get('/v1/workspaces/acme', { query: { include: 'counts' } })).body.counts.meetings_upcoming as number;
+    };
+    try {
+      const starts = api.sandbox.store.meetings
+        .inGroup('acme')
+        .map((m: { starts_at: string | null }) => m.starts_at)
+        .filter((s: string | null): s is string => s !== null)
+        .map((s: string) => Date.parse(s))
+        .sort((a: number, b: number) => a - b);
+      expect(starts.length).toBeGreaterThan(1);
+      expect(await at(starts[0]! - 1)).toBe(starts.length);
+      expect(await at(starts[starts.length - 1]!)).toBe(0);
+    } finally {
+      api.sandbox.clock.now = wall;
+    }
+  });
   it('an unknown include value is 400 invalid_request', async () => {
     const r = await api.get('/v1/workspaces/acme', { query: { include: 'everything' } });
     expect(r.body.error).toMatchObject({ code: 'invalid_request', param: 'include' });

@@ -26,13 +26,12 @@ function workspaceView(ctx: Ctx, w: WorkspaceRec, include: readonly string[] = [
     granted_scopes: [...ctx.caller.scopes],
     synced_at: w.synced_at,
   };
-  if (include.includes('counts')) out.counts = counts(ctx.store, w.id);
+  if (include.includes('counts')) out.counts = counts(ctx.store, w.id, ctx.now().getTime());
   if (include.includes('sdr_notes')) out.sdr_notes = w.sdr_notes;
   return out;
 }
 
-function counts(store: Store, ws: string) {
-  const now = Date.now();
+function counts(store: Store, ws: string, now: number) {
   let openTasks = 0;
   for (const t of store.tasks.inGroup(ws)) if (t.status === 'open' && !t.deleted_at) openTasks++;
   let upcoming = 0;
