@@ -14,7 +14,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { SANDBOX_KEYS, startSandbox } from '../src/sandbox/index.js';
+import { SANDBOX_KEYS, type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import { SPECIAL_EMAILS } from '../src/sandbox/seed/leads.js';
 import { TOOL_ENDPOINTS } from '../src/api/endpoints.js';
 import { type GatewayFault, startGateway } from './harness/gateway.js';
@@ -49,6 +49,16 @@ const deadlineCalls = Number(values['deadline-calls']);
 const log = (line: string) => process.stderr.write(`soak: ${line}\n`);
 const BIG = { read: 1_000_000, write: 1_000_000, upstream: 1_000_000, thread: 1_000_000 };
 
+/** The leads a write workload works: 200 active ones of acme, none of the seeded special cases. */
+function workloadLeads(sandbox: Sandbox): string[] {
+  const special = new Set<string>(Object.values(SPECIAL_EMAILS));
+  return sandbox.store.leads
+    .inGroup('acme')
+    .filter((l) => l.state === 'active' && !special.has(l.email))
+    .slice(0, 200)
+    .map((l) => l.id);
+}
+
 async function faultRun() {
   const sandbox = await startSandbox({
     port: 0,
@@ -64,12 +74,7 @@ async function faultRun() {
     REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin,
     REPLY_INBOX_BASE_URL: sandbox.baseUrl,
   });
-  const special = new Set<string>(Object.values(SPECIAL_EMAILS));
-  const leads = sandbox.store.leads
-    .inGroup('acme')
-    .filter((l) => l.state === 'active' && !special.has(l.email))
-    .slice(0, 200)
-    .map((l) => l.id);
+  const leads = workloadLeads(sandbox);
   const tag = `soak-${Date.now()}`;
   log(`fault workload: ${calls} calls, ${parallel} in parallel, faults ${values.faults}`);
   const report = await runWorkload(s, { calls, parallel, seed, leads, tag });
@@ -138,12 +143,7 @@ async function appliedRun() {
     return n % 3 === 0 ? cycle[(n / 3) % cycle.length]! : null;
   };
   const s = await startSession(['--workspace', 'acme', '--log-level', 'warn'], { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: gateway.url });
-  const special = new Set<string>(Object.values(SPECIAL_EMAILS));
-  const leads = sandbox.store.leads
-    .inGroup('acme')
-    .filter((l) => l.state === 'active' && !special.has(l.email))
-    .slice(0, 200)
-    .map((l) => l.id);
+  const leads = workloadLeads(sandbox);
   const tag = `applied-${Date.now()}`;
   log(`applied writes answered 5xx: ${appliedCalls} calls, ${parallel} in parallel, one create in three answered 500/502/503/504/cut by a gateway`);
   const report = await runWorkload(s, { calls: appliedCalls, parallel, seed, leads, tag });
