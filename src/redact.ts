@@ -59,14 +59,16 @@ function base64Patterns(secret: string): string[] {
  * Letters-and-digits secrets are looked for in the text decoded and lowercased, less their first
  * 5 characters (an escape just before a secret may eat up to 5 of them when decoded); their
  * base64 parts in the text lowercased with base64url's `-` and `_` as `+` and `/`. Any other
- * secret keeps the alternation.
+ * secret keeps the alternation. A text with no escape to decode is searched once for both
+ * (`both`): the decoded forms hold letters and digits only, which that mapping leaves in place.
  */
 interface Quick {
   decoded: Needles;
   base64: Needles;
+  both: Needles;
   others: RegExp | null;
 }
-let quick: Quick = { decoded: new Needles([]), base64: new Needles([]), others: null };
+let quick: Quick = { decoded: new Needles([]), base64: new Needles([]), both: new Needles([]), others: null };
 
 const QUICK_SECRET = /^[A-Za-z0-9]{16,}$/;
 const ESCAPE = /%25([0-9a-f]{2})|%([0-9a-f]{2})|\\u00([0-9a-f]{2})/g;
@@ -83,9 +85,12 @@ function pattern(): RegExp | null {
     knownPattern = forms.length === 0 ? null : new RegExp(forms.join('|'), 'gi');
     const fast = all.filter((s) => QUICK_SECRET.test(s));
     const others = formsOf(all.filter((s) => !QUICK_SECRET.test(s)));
+    const decoded = fast.map((s) => s.slice(5).toLowerCase());
+    const base64 = fast.flatMap((s) => base64Parts(s)).map(b64norm);
     quick = {
-      decoded: new Needles(fast.map((s) => s.slice(5).toLowerCase())),
-      base64: new Needles(fast.flatMap((s) => base64Parts(s)).map(b64norm)),
+      decoded: new Needles(decoded),
+      base64: new Needles(base64),
+      both: new Needles([...decoded, ...base64]),
       others: others.length === 0 ? null : new RegExp(others.join('|'), 'gi'),
     };
     stale = false;
@@ -93,15 +98,16 @@ function pattern(): RegExp | null {
   return knownPattern;
 }
 
-/** Whether a known secret may be in the text, by substring searches (quick above; Needles makes them one pass a length). */
+/** Whether a known secret may be in the text, by substring searches (quick above; Needles makes them one pass). */
 function quickHit(text: string): boolean {
   const lower = text.toLowerCase();
-  const decoded =
-    lower.includes('%') || lower.includes('\\')
-      ? lower.replace(ESCAPE, (_m, a, b, c) => String.fromCharCode(Number.parseInt(a ?? b ?? c, 16)).toLowerCase())
-      : lower;
-  if (quick.decoded.foundIn(decoded)) return true;
-  if (quick.base64.size > 0 && quick.base64.foundIn(lower.includes('-') || lower.includes('_') ? b64norm(lower) : lower)) return true;
+  const b64 = lower.includes('-') || lower.includes('_') ? b64norm(lower) : lower;
+  if (!lower.includes('%') && !lower.includes('\\')) {
+    if (quick.both.foundIn(b64)) return true;
+  } else {
+    const decoded = lower.replace(ESCAPE, (_m, a, b, c) => String.fromCharCode(Number.parseInt(a ?? b ?? c, 16)).toLowerCase());
+    if (quick.decoded.foundIn(decoded) || quick.base64.foundIn(b64)) return true;
+  }
   if (!quick.others) return false;
   quick.others.lastIndex = 0;
   return quick.others.test(text);
