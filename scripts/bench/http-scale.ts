@@ -255,7 +255,7 @@ function report(rounds: Round[], loadBefore: number[]): Section[] {
       round(x.rate, 0),
       round(x.p50),
       round(x.p99),
-      round(x.cpuPerCall, 1),
+      round(x.cpuPerCall, 2),
       x.calls,
       x.failed,
     ]),
