@@ -50,8 +50,11 @@ export interface BucketStore<B extends StoreBucket = StoreBucket> {
   giveBack(b: B): void;
   /** A bucket the call holds a token of that has since become overdrawn (step back and queue again). */
   short(held: readonly B[]): B | undefined;
-  /** Book an exchange's answer against the buckets it spent. */
-  settle(spent: readonly B[], s: Settlement): void;
+  /**
+   * Book an exchange's answer against the buckets it spent. May return what to call once the
+   * call's tokens are freed (bottleneck's jobs for them done), which the limiter then calls.
+   */
+  settle(spent: readonly B[], s: Settlement): (() => void) | undefined;
   /** When b, now empty, gives tokens again (epoch ms); null when it has tokens or nobody knows. */
   refillAt(b: B): number | null;
   /** The server's window turned. */

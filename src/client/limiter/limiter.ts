@@ -31,6 +31,8 @@ export type StoreFactory<B extends StoreBucket> = (ctx: StoreContext) => BucketS
 interface Queued<B> {
   phase: 'waiting' | 'sending' | 'cancelled';
   held: B[];
+  /** The store's word to hear once the tokens of the call sent are freed. */
+  freed?: () => void;
 }
 
 /** What a pass through the stages ends with: sent, stepped back, or dropped. */
@@ -121,7 +123,7 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     const order = this.order(buckets);
     if (this.waiting === 0 && this.inFlight < this.maxConcurrent && this.store.takeNow(order)) {
       this.sent.atOnce++;
-      return this.send(order, exchange);
+      return this.send(order, exchange, (freed) => freed());
     }
     const down = this.store.unavailable();
     if (down) return Promise.reject(new LimiterUnavailable(down));
@@ -143,8 +145,15 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     return [...new Set(buckets)].map((b) => bs[b]).sort((a, b) => a.limit - b.limit);
   }
 
-  /** Send with the tokens held and a slot taken; the tokens are settled by the answer. */
-  private async send<T>(spent: readonly B[], exchange: () => Promise<{ value: T; settlement: Settlement }>): Promise<T> {
+  /**
+   * Send with the tokens held and a slot taken; the tokens are settled by the answer. What the
+   * store wants to hear once they are freed goes to `afterFree` (at once: none is held by a job).
+   */
+  private async send<T>(
+    spent: readonly B[],
+    exchange: () => Promise<{ value: T; settlement: Settlement }>,
+    afterFree: (freed: () => void) => void,
+  ): Promise<T> {
     this.inFlight++;
     if (this.inFlight > this.peakInFlight) this.peakInFlight = this.inFlight;
     let outcome: { value: T; settlement: Settlement };
@@ -154,7 +163,8 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
       this.inFlight--;
       this.slotWaiters.shift()?.();
     }
-    this.store.settle(spent, outcome.settlement);
+    const freed = this.store.settle(spent, outcome.settlement);
+    if (freed) afterFree(freed);
     this.refillWait.check(this.inFlight, this.waiting);
     return outcome.value;
   }
@@ -180,6 +190,8 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
       this.failWaiting.add(fail);
       this.attempts(q, order, signal, exchange, priority)
         .finally(() => {
+          // Every job of the call is done: bottleneck freed its tokens.
+          q.freed?.();
           if (q.phase !== 'sending') this.waiting--;
           signal.removeEventListener('abort', onAbort);
           this.failWaiting.delete(fail);
@@ -267,7 +279,7 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
       q.phase = 'sending';
       this.waiting--;
       this.sent.queued++;
-      return { value: await this.send(q.held.splice(0), exchange) };
+      return { value: await this.send(q.held.splice(0), exchange, (freed) => (q.freed = freed)) };
     });
   }
 

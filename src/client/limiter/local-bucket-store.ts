@@ -87,7 +87,7 @@ export class LocalBucketStore implements BucketStore<BucketAccount> {
     this.ctx.emit({ type: 'exhausted', bucket: a.bucket, queued: a.waiting, refillAt: a.refillsAt ?? this.ctx.window.turnsAt });
   }
 
-  settle(spent: readonly BucketAccount[], s: Settlement): void {
+  settle(spent: readonly BucketAccount[], s: Settlement): undefined {
     if (s.kind === 'not_sent') {
       for (const a of spent) a.release();
       return;

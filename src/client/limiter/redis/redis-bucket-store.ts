@@ -8,6 +8,9 @@ import type { RedisLink } from './link.js';
 import { sweepQueued } from './drain-sweep.js';
 import { SharedBucket } from './shared-bucket.js';
 
+/** How long a refill waits at most for the calls just settled to be freed in Redis. */
+const FREE_WAIT_MS = 1_000;
+
 export interface RedisBucketStoreOptions extends LimiterOptions {
   store: RedisLink;
   /** The key's tag in Redis (RedisLimitStore.tagOf): a hash of the key, never the key. */
@@ -33,6 +36,8 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
   private readonly unwatch: (() => void)[] = [];
   private closing: { at: number; timer: Timer } | null = null;
   private readonly clock: Clock;
+  /** Calls settled whose tokens bottleneck has not freed yet (see settledFreed). */
+  private readonly unfreed = new Set<Promise<void>>();
   private closed = false;
   private concurrencyLimiter: Bottleneck | null = null;
   private readonly onError = (e: unknown) => this.ctx.emit({ type: 'store_error', message: messageOf(e) });
@@ -118,10 +123,33 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
     return b.drained ? this.ctx.window.turnsAt : null;
   }
 
-  settle(spent: readonly SharedBucket[], s: Settlement): void {
+  settle(spent: readonly SharedBucket[], s: Settlement): () => void {
     for (const b of spent) b.outstanding--;
     this.countLanded(spent, s);
+    let freed!: () => void;
+    const free = new Promise<void>((resolve) => (freed = resolve));
+    this.unfreed.add(free);
     void this.book(spent, s).catch(this.onError);
+    return () => {
+      this.unfreed.delete(free);
+      freed();
+    };
+  }
+
+  /**
+   * Until the calls settled so far are freed in Redis: a refill reading the jobs still running
+   * before then would find them running and counted as landed too, and leave a token unused.
+   * At most FREE_WAIT_MS, should Redis not answer.
+   */
+  private async settledFreed(): Promise<void> {
+    if (this.unfreed.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, FREE_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([Promise.all([...this.unfreed]), late]);
+    clearTimeout(timer);
   }
 
   /**
@@ -231,6 +259,8 @@ export class RedisBucketStore implements BucketStore<SharedBucket> {
     const period = Math.floor(this.clock.now() / this.o.fallbackWindowMs);
     const id = ended !== null ? `w${ended}` : `f${period}`;
     try {
+      await this.settledFreed();
+      if (this.closed) return;
       const mine = await this.o.store.claimTurn(this.o.tag, id);
       if (mine) await this.refill(ended ?? period * this.o.fallbackWindowMs);
       this.ctx.emit({ type: 'refill', buckets: [...BUCKETS], windowEnd: ended, shared: mine ? 'performed' : 'done_elsewhere' });
