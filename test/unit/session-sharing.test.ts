@@ -6,7 +6,7 @@ import { InboxServer } from '../../src/mcp/server.js';
 import { sessionCompleter } from '../../src/mcp/context/session-access.js';
 
 /** One session of a key that reaches these workspaces; the API is never called by a workspace completion. */
-function session(workspaces: string[]) {
+function session(workspaces: string[], scopes = ['workspaces:read']) {
   /** The API calls made with this session's key. */
   const calls: string[] = [];
   const api = {
@@ -14,7 +14,7 @@ function session(workspaces: string[]) {
       calls.push(`${name} ${o.path?.workspace ?? ''}`);
       return { data: { object: 'list', data: [], has_more: false, next_cursor: null } };
     },
-    me: async () => ({ data: { scopes: ['workspaces:read'], workspaces: workspaces.map((id) => ({ id })) } }),
+    me: async () => ({ data: { scopes, workspaces: workspaces.map((id) => ({ id })) } }),
   };
   const server = new InboxServer({ name: 't', version: '0', tools: [], api: api as never, selection: { readOnly: false }, log: createLogger('t', 'silent') });
   const client = new Client({ name: 'c', version: '0' });
@@ -26,8 +26,8 @@ afterEach(async () => {
   for (const s of opened.splice(0)) await s.client.close();
 });
 
-async function connected(workspaces: string[]) {
-  const s = session(workspaces);
+async function connected(workspaces: string[], scopes?: string[]) {
+  const s = session(workspaces, scopes);
   opened.push(s);
   await s.server.refresh();
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -105,8 +105,33 @@ describe('What every session shares, and what stays its own', () => {
     expect(two.calls.filter((c) => c.startsWith('list_leads'))).toEqual(['list_leads globex', 'list_leads globex']);
   });
 
+  it("completions that call the API, asked by two sessions at once between each other's reads, go through each one's own key", async () => {
+    const scopes = ['workspaces:read', 'leads:read', 'members:read'];
+    const [one, two] = await Promise.all([connected(['acme'], scopes), connected(['globex'], scopes)]);
+    const lead = (s: typeof one) =>
+      s.client.complete({ ref: { type: 'ref/resource', uri: 'inbox://{workspace}/leads/{lead}' }, argument: { name: 'lead', value: 'ann' } });
+    const assignee = (s: typeof one) =>
+      s.client.complete({ ref: { type: 'ref/prompt', name: 'triage_inbox' }, argument: { name: 'assignee', value: '' }, context: { arguments: {} } });
+    const read = (s: typeof one, ws: string) => s.client.readResource({ uri: `inbox://${ws}/members` });
+    const asked = await Promise.all([lead(one), lead(two), assignee(two), assignee(one), read(one, 'acme'), read(two, 'globex'), lead(two), lead(one)]);
+    expect(asked.map((r) => ('completion' in r ? (r.completion as { values: string[] }).values : 'read'))).toEqual([
+      [],
+      [],
+      ['none'],
+      ['none'],
+      'read',
+      'read',
+      [],
+      [],
+    ]);
+    const apiCalls = (s: typeof one) => [...s.calls].sort();
+    expect(apiCalls(one)).toEqual(['list_leads acme', 'list_leads acme', 'list_members acme', 'list_members acme']);
+    expect(apiCalls(two)).toEqual(['list_leads globex', 'list_leads globex', 'list_members globex', 'list_members globex']);
+  });
+
   it('a shared completer outside any session completes nothing', async () => {
     const complete = sessionCompleter(() => () => ['never'], [] as string[]);
-    expect(await complete()).toEqual([]);
+    expect(await complete('', undefined)).toEqual([]);
+    expect(await complete('', { arguments: { workspace: 'acme' } })).toEqual([]);
   });
 });

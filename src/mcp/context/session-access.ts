@@ -1,72 +1,71 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { type CompleteRequest, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import { DEFAULT_MAX_RESULT_BYTES } from '../view/result-budget.js';
 import type { InboxAccess } from './access.js';
 
-/** The session whose request is being answered: what it may read, and its log. */
-interface Answering {
+/** The session a request came to: what it may read, and its log. */
+export interface Answering {
   access: InboxAccess;
   log: Logger;
 }
 
+/** What a completer is called with besides the typed value: the other arguments already chosen. */
+export type CompletionContext = { arguments?: Record<string, string> } | undefined;
+
 /**
- * The session whose request is being answered. The SDK calls a completable argument's
- * completer with the typed value and the other arguments only, and a resource's read with the
- * URI, so what is shared by every session (built once per process, not once per session: an
- * HTTP server holds one McpServer per session) finds the session here instead of in a closure
- * of its own.
+ * The session of each request being answered, keyed by an object the SDK hands on to what is
+ * shared by every session (built once per process, not once per session: an HTTP server holds
+ * one McpServer per session): a read's or a prompt's `extra`, a completer's context. The
+ * session is passed with the request, never held in an ambient store: an AsyncLocalStorage
+ * would turn on promise hooks for the whole process on Node 20, and every later tool call
+ * would pay for them.
  */
-const current = new AsyncLocalStorage<Answering>();
+const ANSWERING = new WeakMap<object, Answering>();
 
 type SetHandler = Server['setRequestHandler'];
 
-/** Every request handler set on this server from now on runs with this session's access. */
+/** Every request handler set on this server from now on answers with this session's access. */
 export function bindSessionAccess(server: Server, access: InboxAccess, log: Logger): void {
   const set: SetHandler = server.setRequestHandler.bind(server);
   const answering: Answering = { access, log };
   const bound = (schema: Parameters<SetHandler>[0], handler: Parameters<SetHandler>[1]) =>
-    set(schema, (request, extra) => current.run(answering, () => handler(request, extra)));
+    set(schema, (request, extra) => {
+      ANSWERING.set(extra, answering);
+      return handler(request.method === 'completion/complete' ? withContext(request as CompleteRequest, answering) : request, extra);
+    });
   server.setRequestHandler = bound as SetHandler;
 }
 
-/** A completer made per request from the answering session's access; nothing outside a bound request. */
-export function sessionCompleter<A extends unknown[], R>(make: (access: InboxAccess) => (...args: A) => R | Promise<R>, none: R) {
-  return (...args: A): R | Promise<R> => {
-    const access = current.getStore()?.access;
-    return access ? make(access)(...args) : none;
-  };
+/** The completion request with a context of its own, which the SDK gives the completer and which names the session. */
+function withContext<R extends CompleteRequest>(request: R, answering: Answering): R {
+  const context = { ...request.params.context };
+  ANSWERING.set(context, answering);
+  return { ...request, params: { ...request.params, context } };
 }
 
-function answering(): Answering {
-  const a = current.getStore();
+/** The session answering the request this `extra` came with. */
+export function sessionOf(extra: object): Answering {
+  const a = ANSWERING.get(extra);
   if (!a) throw new McpError(ErrorCode.InternalError, 'No session is being answered.');
   return a;
 }
 
-/** The log of the session being answered. */
-export const sessionLog = (): Logger => answering().log;
-
-/** The access of whichever session is being answered, for reads built once per process. */
-export const SESSION_ACCESS: InboxAccess = {
-  get api() {
-    return answering().access.api;
-  },
-  workspaces: () => answering().access.workspaces(),
-  defaultWorkspace: () => answering().access.defaultWorkspace(),
-  scopes: () => answering().access.scopes(),
-  maxResultBytes: () => answering().access.maxResultBytes?.() ?? DEFAULT_MAX_RESULT_BYTES,
-  failed: (err, what) => answering().access.failed(err, what),
-};
+/** A completer made per request from the asking session's access; nothing outside a bound request. */
+export function sessionCompleter<T, R>(make: (access: InboxAccess) => (value: T, context?: CompletionContext) => R | Promise<R>, none: R) {
+  return (value: T, context?: CompletionContext): R | Promise<R> => {
+    const access = context && ANSWERING.get(context)?.access;
+    return access ? make(access)(value, context) : none;
+  };
+}
 
 type Registering = 'registerResource' | 'registerPrompt';
 
 /**
  * Registrations made once per process, on a recorder, and given again to each session's
  * server: their templates, schemas, metadata and callbacks are shared by every session, and
- * the callbacks find the session being answered per request (SESSION_ACCESS, sessionLog).
+ * the callbacks find the session of each request from what the request passes them
+ * (sessionOf, sessionCompleter).
  */
 export class SharedRegistrations<K extends Registering> {
   private made: unknown[][] | undefined;

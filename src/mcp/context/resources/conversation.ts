@@ -4,15 +4,14 @@ import { Fence, UNTRUSTED_NOTE } from '../../view/fence.js';
 import { TEMPLATE } from '../../view/links.js';
 import { fitResult } from '../../view/result-budget.js';
 import { leadIdOf, workspaceOr } from '../access.js';
-import { sessionLog } from '../session-access.js';
-import { MARKDOWN, type ResourceKit, one, text } from './kit.js';
+import { budgetOf, MARKDOWN, one, type ResourceKit, text } from './kit.js';
 
 /** Messages in a conversation resource: the newest, as get_conversation gives by default. */
 export const CONVERSATION_MESSAGES = DEFAULT_MESSAGES;
 
 /** inbox://{workspace}/leads/{lead}/conversation: the newest messages as markdown, within the result budget. */
 export function registerConversation(kit: ResourceKit): void {
-  const { mcp, access } = kit;
+  const { mcp } = kit;
   mcp.registerResource(
     'conversation',
     new ResourceTemplate(TEMPLATE.conversation, { list: undefined, complete: kit.leadVars }),
@@ -22,16 +21,16 @@ export function registerConversation(kit: ResourceKit): void {
         "A lead's newest messages as markdown, oldest first: one section per message with direction, sender, time and attachments; bodies fenced as untrusted.",
       mimeType: MARKDOWN,
     },
-    kit.guarded('conversation resource', async (uri, vars, extra) => {
+    kit.guarded('conversation resource', async (uri, vars, extra, { access, log }) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const lead = leadIdOf(one(vars.lead));
       const fence = new Fence();
-      const ctx = { api: access.api, signal: extra.signal, fence, log: sessionLog(), workspace: () => ws, progress: async () => undefined };
+      const ctx = { api: access.api, signal: extra.signal, fence, log, workspace: () => ws, progress: async () => undefined };
       const out = await runConversation(ctx, { workspace: ws, lead_id: lead, limit: CONVERSATION_MESSAGES });
       // Within the budget as a tool result is: the oldest messages give way, and the last line says how to read them.
       const markdown = { ...out, render: (c: Record<string, unknown>) => conversationMarkdown(ws, c as unknown as Shaped, fence) };
       const fitted = await fitResult(markdown, {
-        budget: kit.budget(),
+        budget: budgetOf(access),
         fence,
         tool: 'get_conversation',
         textOnly: true,

@@ -5,11 +5,13 @@ import { readError } from '../../errors.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../../view/result-budget.js';
 import { type InboxAccess, hasScope } from '../access.js';
 import { completeLead, completeWorkspace } from '../completions.js';
-import { SESSION_ACCESS, SharedRegistrations, sessionCompleter, sessionLog } from '../session-access.js';
+import { type Answering, SharedRegistrations, sessionCompleter, sessionOf } from '../session-access.js';
 
 export type Extra = { signal: AbortSignal };
 export type Row = Record<string, unknown>;
 export type ReadResource = (uri: URL, vars: Variables, extra: Extra) => Promise<ReadResourceResult>;
+/** A read of one session: the session that asked comes with the request. */
+export type SessionRead = (uri: URL, vars: Variables, extra: Extra, session: Answering) => Promise<ReadResourceResult>;
 
 export const JSON_TYPE = 'application/json';
 export const MARKDOWN = 'text/markdown';
@@ -27,58 +29,56 @@ export const one = (v: Variables[string] | undefined) => (Array.isArray(v) ? v[0
 /** What every resource template registers with: where it registers, what it may read, and the rules they share. */
 export interface ResourceKit {
   mcp: Pick<McpServer, 'registerResource'>;
-  /** The access of the session being answered (the kit is built once per process). */
-  access: InboxAccess;
-  /** Run a read; an API failure becomes a JSON-RPC error carrying the API's envelope. */
-  guarded(what: string, read: ReadResource): ReadResource;
-  /** List entries for the default workspace only, and only where the key has the scope. */
-  forDefault(scope: string, entry: (ws: string) => Resource | Promise<Resource[]>): () => Promise<{ resources: Resource[] }>;
-  /** The byte budget of one read. */
-  budget(): number;
+  /** Run a read with the session that asked; an API failure becomes a JSON-RPC error carrying the API's envelope. */
+  guarded(what: string, read: SessionRead): ReadResource;
+  /** List entries for the asking session's default workspace only, and only where its key has the scope. */
+  forDefault(scope: string, entry: (ws: string, access: InboxAccess) => Resource | Promise<Resource[]>): (extra: Extra) => Promise<{ resources: Resource[] }>;
   workspaceOnly: typeof WORKSPACE_ONLY;
   leadVars: typeof LEAD_VARS;
 }
 
-/** The templates' completers, shared by every session: each finds the answering session's access. */
+/** The byte budget of one read of this session. */
+export const budgetOf = (access: InboxAccess): number => access.maxResultBytes?.() ?? DEFAULT_MAX_RESULT_BYTES;
+
+/** The templates' completers, shared by every session: each finds the asking session's access. */
 const WORKSPACE_ONLY = { workspace: sessionCompleter(completeWorkspace, [] as string[]) };
 const LEAD_VARS = { ...WORKSPACE_ONLY, lead: sessionCompleter(completeLead, [] as string[]) };
 
 /**
  * The resources, registered once per process: their templates (a parsed URI template each),
- * metadata and read callbacks are shared by every session; each read finds its session's
- * access per request.
+ * metadata and read callbacks are shared by every session; each read finds its session from
+ * the request's `extra`.
  */
 export function sharedResources(register: (kit: ResourceKit) => void): SharedRegistrations<'registerResource'> {
   return new SharedRegistrations('registerResource', (mcp) => register(kitOn(mcp)));
 }
 
 function kitOn(mcp: Pick<McpServer, 'registerResource'>): ResourceKit {
-  const access = SESSION_ACCESS;
   return {
     mcp,
-    access,
     guarded: (what, read) => async (uri, vars, extra) => {
+      const session = sessionOf(extra);
       try {
-        return await read(uri, vars, extra);
+        return await read(uri, vars, extra, session);
       } catch (err) {
-        access.failed(err, what);
+        session.access.failed(err, what);
         throw readError(err, what);
       }
     },
-    forDefault: (scope, entry) => async () => {
+    forDefault: (scope, entry) => async (extra) => {
+      const { access, log } = sessionOf(extra);
       const ws = access.defaultWorkspace();
       if (!ws || !hasScope(access, scope)) return { resources: [] };
       try {
-        const made = await entry(ws);
+        const made = await entry(ws, access);
         return { resources: Array.isArray(made) ? made : [made] };
       } catch (err) {
         // A listing that cannot reach the API still lists the rest.
-        sessionLog().debug({ err }, 'resource listing failed');
+        log.debug({ err }, 'resource listing failed');
         access.failed(err, 'resources/list');
         return { resources: [] };
       }
     },
-    budget: () => access.maxResultBytes?.() ?? DEFAULT_MAX_RESULT_BYTES,
     workspaceOnly: WORKSPACE_ONLY,
     leadVars: LEAD_VARS,
   };

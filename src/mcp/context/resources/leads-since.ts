@@ -3,7 +3,7 @@ import { ToolError } from '../../errors.js';
 import { TEMPLATE, URI } from '../../view/links.js';
 import { shortenToFit, within, withinBudget } from '../../view/result-budget.js';
 import { workspaceOr } from '../access.js';
-import { JSON_TYPE, LISTED_LEADS, type ResourceKit, type Row, one, text } from './kit.js';
+import { budgetOf, JSON_TYPE, LISTED_LEADS, one, type ResourceKit, type Row, text } from './kit.js';
 import { type LeadsPage, leadRows, leadsBody } from './leads.js';
 
 const WHAT = 'leads changed-since resource';
@@ -44,7 +44,7 @@ function shownCount(rows: Row[], fits: (k: number) => boolean): number {
  * the URI to read after the next notification; with `more`, read it now for the rest.
  */
 export function registerLeadsSince(kit: ResourceKit): void {
-  const { mcp, access } = kit;
+  const { mcp } = kit;
   mcp.registerResource(
     'leads-changed',
     new ResourceTemplate(TEMPLATE.leadsSince, { list: undefined, complete: kit.workspaceOnly }),
@@ -53,7 +53,7 @@ export function registerLeadsSince(kit: ResourceKit): void {
       description: `The leads with a message newer than since (the "changes" of the leads resource or the "next" of this one), oldest first, at most ${LISTED_LEADS} a read, as JSON: after a notification of new replies, read only what changed.`,
       mimeType: JSON_TYPE,
     },
-    kit.guarded(WHAT, async (uri, vars, extra) => {
+    kit.guarded(WHAT, async (uri, vars, extra, { access }) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const since = sinceOf(one(vars.since));
       // One more than shown: it tells whether the cut splits leads of one timestamp.
@@ -67,10 +67,10 @@ export function registerLeadsSince(kit: ResourceKit): void {
         const more = shown.length < rows.length || page.has_more === true;
         return leadsBody(ws, shown, { since, changed: shown.length, more, next: URI.leadsSince(ws, next) });
       };
-      const k = shownCount(rows, (n) => within(body(rows.slice(0, n)), kit.budget()));
+      const k = shownCount(rows, (n) => within(body(rows.slice(0, n)), budgetOf(access)));
       const shown = rows.slice(0, k);
-      const fitted = k > 0 || rows.length === 0 ? shown : (shortenToFit(rows.slice(0, 1), (v) => within(body(v), kit.budget())) ?? rows.slice(0, 1));
-      return text(uri, JSON_TYPE, withinBudget(body(fitted), kit.budget(), WHAT));
+      const fitted = k > 0 || rows.length === 0 ? shown : (shortenToFit(rows.slice(0, 1), (v) => within(body(v), budgetOf(access))) ?? rows.slice(0, 1));
+      return text(uri, JSON_TYPE, withinBudget(body(fitted), budgetOf(access), WHAT));
     }),
   );
 }

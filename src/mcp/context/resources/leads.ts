@@ -7,7 +7,7 @@ import { TEMPLATE, URI } from '../../view/links.js';
 import { shortenToFit, within, withinBudget } from '../../view/result-budget.js';
 import { dropEmpty, fenceDeep } from '../../view/shape.js';
 import { workspaceOr } from '../access.js';
-import { JSON_TYPE, LISTED_LEADS, type ResourceKit, type Row, one, text } from './kit.js';
+import { budgetOf, JSON_TYPE, LISTED_LEADS, one, type ResourceKit, type Row, text } from './kit.js';
 
 /** What the leads resource shows of each lead: enough to choose which to read. */
 const LEADS_FIELDS = [
@@ -53,7 +53,7 @@ const CURSOR_ROOM = 64;
 
 /** inbox://{workspace}/leads: the newest leads as JSON, the one a live inbox subscribes to. */
 export function registerLeads(kit: ResourceKit): void {
-  const { mcp, access } = kit;
+  const { mcp } = kit;
   mcp.registerResource(
     'leads',
     new ResourceTemplate(TEMPLATE.leads, {
@@ -65,7 +65,7 @@ export function registerLeads(kit: ResourceKit): void {
       description: `The ${LISTED_LEADS} leads with the newest messages, as JSON; subscribe to hear of new replies and changed leads, then read its "changes" URI for only the leads with a newer message. Text leads wrote is fenced as untrusted.`,
       mimeType: JSON_TYPE,
     },
-    kit.guarded('leads resource', async (uri, vars, extra) => {
+    kit.guarded('leads resource', async (uri, vars, extra, { access }) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const cont = new Continuation(endpoint('list_leads'), access.api);
       const r = await cont.wrap(access.api).call('list_leads', { path: { workspace: ws }, query: { limit: LISTED_LEADS }, signal: extra.signal });
@@ -77,21 +77,21 @@ export function registerLeads(kit: ResourceKit): void {
         return leadsBody(ws, v, {
           // After a notification, this reads only the leads with a newer message than these.
           ...(newest ? { changes: URI.leadsSince(ws, newest) } : {}),
-          ...(leftOut > 0 ? { left_out: { count: leftOut, budget_bytes: kit.budget() } } : {}),
+          ...(leftOut > 0 ? { left_out: { count: leftOut, budget_bytes: budgetOf(access) } } : {}),
           ...(older ? { older: { tool: 'list_leads', arguments: { workspace: ws, cursor: older } } } : {}),
         });
       };
       const more = page.has_more && page.next_cursor ? page.next_cursor : null;
-      if (within(body(rows, more), kit.budget())) return text(uri, JSON_TYPE, body(rows, more));
+      if (within(body(rows, more), budgetOf(access))) return text(uri, JSON_TYPE, body(rows, more));
       // As many whole leads as fit (the cursor after them sized as the page's own), and older starts at the first left out.
-      const room = kit.budget() - CURSOR_ROOM;
+      const room = budgetOf(access) - CURSOR_ROOM;
       let k = Math.max(1, rows.length - 1);
       while (k > 1 && !within(body(rows.slice(0, k), more ?? ''), room)) k--;
       const older = k < rows.length ? await cont.cursorAfter(k, extra.signal) : more;
       const kept = rows.slice(0, k);
       // A lead with a 30,000-character name has its long fields shortened rather than failing the whole read.
-      const fitted = within(body(kept, older), kit.budget()) ? kept : (shortenToFit(kept, (v) => within(body(v, older), kit.budget())) ?? kept);
-      return text(uri, JSON_TYPE, withinBudget(body(fitted, older), kit.budget(), 'leads resource'));
+      const fitted = within(body(kept, older), budgetOf(access)) ? kept : (shortenToFit(kept, (v) => within(body(v, older), budgetOf(access))) ?? kept);
+      return text(uri, JSON_TYPE, withinBudget(body(fitted, older), budgetOf(access), 'leads resource'));
     }),
   );
 }

@@ -11,7 +11,7 @@ import { registerRosters } from './rosters.js';
 /**
  * Leads, conversations and the workspace's playbook, members, tag roster and the API's
  * capabilities as MCP resources, one module per resource template, built once per process
- * (the session being answered is found per request: session-access.ts). Every read goes through
+ * (each read finds its session from the request: session-access.ts). Every read goes through
  * the server's client (its rate limiter), and text written by outsiders reaches the model
  * fenced, as in tool results.
  */

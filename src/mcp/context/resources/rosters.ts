@@ -4,7 +4,7 @@ import { MAX_ITEMS_BOUND } from '../../tool/shared-args.js';
 import { TEMPLATE, URI } from '../../view/links.js';
 import { withinBudget } from '../../view/result-budget.js';
 import { workspaceOr } from '../access.js';
-import { JSON_TYPE, type ResourceKit, one, text } from './kit.js';
+import { budgetOf, JSON_TYPE, one, type ResourceKit, text } from './kit.js';
 
 interface Roster {
   name: string;
@@ -50,10 +50,10 @@ export function registerRosters(kit: ResourceKit): void {
         complete: kit.workspaceOnly,
       }),
       { title: r.title, description: r.description, mimeType: JSON_TYPE },
-      kit.guarded(`${r.name} resource`, async (uri, vars, extra) => {
-        const ws = workspaceOr(kit.access, one(vars.workspace));
-        const list = await readPages(kit.access.api, r.endpoint, { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
-        return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), kit.budget(), 'list resource'));
+      kit.guarded(`${r.name} resource`, async (uri, vars, extra, { access }) => {
+        const ws = workspaceOr(access, one(vars.workspace));
+        const list = await readPages(access.api, r.endpoint, { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
+        return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), budgetOf(access), 'list resource'));
       }),
     );
   }
