@@ -59,7 +59,7 @@ async function post(url: string, key: string, message: object, session?: string)
   return { status: r.statusCode, session: r.headers['mcp-session-id'] as string | undefined, text };
 }
 
-/** An idle session as a client leaves it: initialized, then nothing. */
+/** An idle session as a client leaves it: initialized, its resource templates listed (as many clients do on connect), then nothing. */
 async function openSession(url: string, key: string): Promise<string> {
   const init = {
     jsonrpc: '2.0',
@@ -70,6 +70,8 @@ async function openSession(url: string, key: string): Promise<string> {
   const r = await post(url, key, init);
   if (r.status !== 200 || !r.session) throw new Error(`initialize answered ${r.status}: ${r.text.slice(0, 200)}`);
   await post(url, key, { jsonrpc: '2.0', method: 'notifications/initialized' }, r.session);
+  // The floor serves no resources and answers method not found: one round trip either way.
+  await post(url, key, { jsonrpc: '2.0', id: 2, method: 'resources/templates/list', params: {} }, r.session);
   return r.session;
 }
 
@@ -284,7 +286,7 @@ function report(rounds: Round[], loadBefore: number[]): Section[] {
   return [
     {
       title: 'Hosted use: one HTTP instance against the SDK floor',
-      note: `Key mode (each client sends its own key), ${KEYS} keys issued by the sandbox; ${rounds.length} rounds, each starting both servers afresh and measuring one after the other (the first alternating by round). Memory: resident set after ${KEYS} idle sessions (one per key) and after ${SESSIONS} (${SESSIONS / KEYS} per key); per idle session = the growth between the two ÷ ${SESSIONS - KEYS}. Calls: ${CLIENTS} sessions on ${CLIENTS} keys each calling get_lead as fast as answered for ${WARM_SECONDS} s to warm the server (V8 compiles the call path; the p99 of those calls is shown apart, and not judged), then ${CALL_SECONDS} s measured, per server per round; the floor's tool sends the same API request. Sandbox buckets out of reach.`,
+      note: `Key mode (each client sends its own key), ${KEYS} keys issued by the sandbox; ${rounds.length} rounds, each starting both servers afresh and measuring one after the other (the first alternating by round). Memory: resident set after ${KEYS} idle sessions (one per key) and after ${SESSIONS} (${SESSIONS / KEYS} per key); per idle session = the growth between the two ÷ ${SESSIONS - KEYS}. Each session, once initialized, lists the resource templates, as many clients do when they connect (the floor has none and answers method not found). Calls: ${CLIENTS} sessions on ${CLIENTS} keys each calling get_lead as fast as answered for ${WARM_SECONDS} s to warm the server (V8 compiles the call path; the p99 of those calls is shown apart, and not judged), then ${CALL_SECONDS} s measured, per server per round; the floor's tool sends the same API request. Sandbox buckets out of reach.`,
       columns: [
         'round',
         'server',
