@@ -97,9 +97,10 @@ describe('a process killed mid-request does not hold a concurrency slot forever 
     const r = await ours.run(['read'], new AbortController().signal, exchange());
     const waited = Date.now() - heldAt;
     expect(r).toBe('ok');
-    // The dead process's four jobs held all four slots until their 1.5 s expiration.
+    // The dead process's four jobs held all four slots until their 1.5 s expiration: not before it,
+    // and freed by it, far sooner than the 90 s default would (the slack is for a loaded machine).
     expect(waited).toBeGreaterThanOrEqual(1000);
-    expect(waited).toBeLessThan(4000);
+    expect(waited).toBeLessThan(15_000);
     await ours.close();
     await store.close();
   });
@@ -169,7 +170,8 @@ describe('disconnect closes the shared connection', () => {
     const store = new RedisLimitStore({ url: 'redis://127.0.0.1:1' });
     const t = Date.now();
     await store.close();
-    expect(Date.now() - t).toBeLessThan(2500);
+    // Not for ever: bounded by the wait for QUIT, with slack for a loaded machine (the test's own timeout is 30 s).
+    expect(Date.now() - t).toBeLessThan(10_000);
     // No reconnect loop is left behind to keep the process alive.
     for (let i = 0; i < 50 && store.status() !== 'end'; i++) await new Promise((r) => setTimeout(r, 20));
     expect(store.status()).toBe('end');

@@ -79,7 +79,8 @@ describe('A Redis outage: calls fail fast, not sent, and /healthz answers 503', 
       const err = await c.call('list_members', { path: { workspace: 'acme' }, deadlineMs: 30_000, cache: 'refresh' }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'limiter_unavailable', sent: 'no' });
       expect((err as Error).message).toContain('rate limiter unavailable: not sent');
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // Answered on the 300 ms grace, not the call's 30 s deadline (the slack is for a loaded machine).
+      expect(Date.now() - started).toBeLessThan(10_000);
       expect(sent).toBe(before);
       const down = await fetch(health);
       expect(down.status).toBe(503);
