@@ -36,8 +36,9 @@ describe("A Redis-shared bucket whose instance hears none of bottleneck's messag
     let done = 0;
     const calls = Array.from({ length: 25 }, () => client.call('list_members', { path: { workspace: 'acme' }, query: { limit: 1 } }).then(() => done++));
     let timer: NodeJS.Timeout | undefined;
-    // 25 reads at 10 a window need three windows; five is far past what a loaded machine needs.
-    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 5 * WINDOW)));
+    // 25 reads at 10 a window need three windows; without the sweep none ever finishes, so ten (half
+    // the test's timeout) tell the two apart with room for a loaded machine. A passing run ends when all are done.
+    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), 10 * WINDOW)));
     const outcome = await Promise.race([Promise.all(calls).then(() => 'all done' as const), late]);
     clearTimeout(timer);
     expect({ outcome, done }).toEqual({ outcome: 'all done', done: 25 });
