@@ -123,14 +123,15 @@ async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Openin
     lease.release();
     void server?.close().catch(() => undefined);
   };
+  const events = new RecentEvents(s.sessions.now);
   const transport = new StreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     // Each SSE stream starts with a priming event (an id, and how long to wait before reconnecting).
-    eventStore: new RecentEvents(),
+    eventStore: events,
     retryInterval: SSE_RETRY_MS,
     onsessioninitialized: (id) => {
       placed = true;
-      s.sessions.add({ id, owner: cred.owner, transport, server: server!, lastSeen: s.sessions.now(), busy: 0, streams: 0, returned: false });
+      s.sessions.add({ id, owner: cred.owner, transport, server: server!, lastSeen: s.sessions.now(), busy: 0, streams: 0, returned: false, events });
       s.o.log.info({ session: id, sessions: s.sessions.size }, 'session opened');
     },
   });

@@ -18,6 +18,8 @@ export interface Session<S extends SessionServer = SessionServer> {
   streams: number;
   /** The client came back after its initialize answer (its initialized notification, or any request). */
   returned: boolean;
+  /** Its SSE events kept for a resume: the sweep drops those past their time. */
+  events?: { trim(): void };
 }
 
 /** Why no place was given: the caller's own cap, or the server's. */
@@ -148,6 +150,7 @@ export class Sessions<S extends SessionServer = SessionServer> {
   sweep(): void {
     const t = this.now();
     for (const s of [...this.byId.values()]) {
+      s.events?.trim();
       if (s.busy > 0 || s.streams > 0) continue;
       const quiet = t - s.lastSeen;
       if (quiet >= this.idleMs || (s.server.subscriptionCount > 0 && quiet >= this.streamlessMs)) this.evict(s);
