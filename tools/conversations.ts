@@ -40,7 +40,12 @@ export const conversationTools = [
     title: "Read a lead's conversation",
     description:
       'The email conversation with a lead: its newest messages (campaign sends, replies, our answers), oldest first. The API serves the newest 200, up to 10 minutes stale; offset reads further back. Bodies are text cut at max_body_chars, quotes folded; message_id shows one whole. Costs one read and one of the thread budget.',
-    docs: { limit: `Messages to show, per lead (default 10; ${MANY_LEADS_MESSAGES} with lead_ids).`, order: 'Default asc (oldest first).' },
+    docs: {
+      limit: `Messages to show, per lead (default 10; ${MANY_LEADS_MESSAGES} with lead_ids).`,
+      order: 'Default asc (oldest first).',
+      // Not the shared "1-100 lead ids." of the batch endpoints: a call reads at most MANY_LEADS_MAX threads.
+      lead_ids: `1-${MANY_LEADS_MAX} lead ids.`,
+    },
     extra: {
       offset: z.number().int().min(0).max(199).optional().describe('Skip this many of the newest (default 0).'),
       lead_ids: z

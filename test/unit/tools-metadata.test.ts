@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
 import { SERVER_INSTRUCTIONS, publishedTool } from '../../src/mcp/server.js';
 import { ALL_TOOLS } from '../../tools/index.js';
@@ -127,5 +128,16 @@ describe('the server checks what the published schema leaves out, and its error 
     const r = tool(name).input.safeParse(args);
     expect(r.success).toBe(false);
     expect(r.error!.issues[0]!.message).toMatch(says);
+  });
+});
+
+describe('an argument whose description states how many items it takes states the bound the server checks', () => {
+  it.each(ALL_TOOLS.map((t, i) => [t.name, t, published[i]!] as const))('%s', (_name, def, p) => {
+    const full = z.toJSONSchema(def.input, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, { maxItems?: number }> };
+    const docs = (p.inputSchema as { properties: Record<string, { description?: string }> }).properties;
+    for (const [arg, schema] of Object.entries(full.properties)) {
+      const stated = docs[arg]?.description?.match(/^1-(\d+) /)?.[1] ?? docs[arg]?.description?.match(/[Uu]p to (\d+)/)?.[1];
+      if (schema.maxItems !== undefined && stated !== undefined) expect(Number(stated), `${p.name}.${arg}`).toBe(schema.maxItems);
+    }
   });
 });
