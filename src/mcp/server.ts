@@ -215,6 +215,7 @@ export class InboxServer {
       log: this.o.log,
       server: this.mcp.server,
       tool: (name) => this.enabled.get(name),
+      toolNames: () => this.enabled.keys(),
       hidden: () => this.hidden,
       workspaces: () => this.workspaces,
       defaultWorkspace: () => this.defaultWorkspace,

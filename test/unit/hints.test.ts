@@ -87,3 +87,21 @@ describe('a missing required argument is invalid_request naming it', () => {
     expect(r.error.message).toBe("Argument 'status' is required.");
   });
 });
+
+describe('a guessed tool name is refused with the name it likely meant', () => {
+  it.each([
+    ['get_leads', 'get_lead'],
+    ['list_lead', 'list_leads'],
+    ['get_conversations', 'get_conversation'],
+    ['set_statuss', 'set_status'],
+  ])('%s: "Did you mean %s?"', async (guess, meant) => {
+    await expect(server.client.callTool({ name: guess, arguments: {} })).rejects.toThrow(
+      `Unknown tool: ${guess}. Did you mean ${meant}? tools/list names every tool.`,
+    );
+  });
+
+  it('a name close to none is refused with the list to read, not a guess', async () => {
+    const err = await server.client.callTool({ name: 'search_inbox', arguments: {} }).catch((e: Error) => e);
+    expect(String(err)).toMatch(/Unknown tool: search_inbox\. tools\/list names every tool\.$/);
+  });
+});

@@ -24,6 +24,7 @@ import { checkOutput } from './response-check.js';
 import { splitArgs } from './split-args.js';
 import { type People, takeArgs } from './take-args.js';
 import type { UserIds } from './user-ids.js';
+import { nearName } from './near-name.js';
 
 /** What a confirmed write keeps of the tool call's deadline for the write itself. */
 export const WRITE_RESERVE_MS = 10_000;
@@ -46,6 +47,8 @@ export interface CallDeps {
   log: Logger;
   server: Server;
   tool(name: string): ToolDef | undefined;
+  /** The names of the tools a client may call now. */
+  toolNames(): Iterable<string>;
   hidden(): readonly Hidden[];
   workspaces(): readonly string[];
   defaultWorkspace(): string | undefined;
@@ -111,7 +114,7 @@ export async function callTool(deps: CallDeps, name: string, rawArgs: unknown, e
   }
 }
 
-/** The enabled tool of that name; a hidden one answers why it is hidden; an unknown name is a protocol error. */
+/** The enabled tool of that name; a hidden one answers why it is hidden; an unknown name is a protocol error that names the likely one. */
 function findTool(deps: CallDeps, name: string): ToolDef | { refused: CallToolResult } {
   const tool = deps.tool(name);
   if (tool) return tool;
@@ -121,7 +124,8 @@ function findTool(deps: CallDeps, name: string): ToolDef | { refused: CallToolRe
     const refusal = new ToolError(code, name, `${name} is not available: ${h.detail}.`, { next_step: 'Use a tool from tools/list.' });
     return { refused: errorResult(refusal, name) };
   }
-  throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  const near = nearName(name, deps.toolNames());
+  throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}.${near ? ` Did you mean ${near}?` : ''} tools/list names every tool.`);
 }
 
 /** The tool's strict schema over the arguments; max_items, all and allow_duplicate are the server's, not the tool's. */
