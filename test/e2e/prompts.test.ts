@@ -96,6 +96,7 @@ describe('triage_inbox (workspace, how many, optional assignee): walk the unread
       const err = await promptError(s, 'triage_inbox', args);
       expect(err.code, JSON.stringify(args)).toBe(-32602);
     }
+    expect((await promptError(s, 'triage_inbox', { assignee: 'usr_ben' })).message).toContain('(two parts, e.g. usr_abc_def); list_members gives it');
   });
 });
 
@@ -122,9 +123,14 @@ describe('draft_reply (lead, optional template): render a template against the l
   });
 
   it('a lead that is not a lead id, a missing lead, or a bad template id is refused (-32602)', async () => {
-    expect((await promptError(s, 'draft_reply', { lead: 'bob' })).code).toBe(-32602);
+    const bob = await promptError(s, 'draft_reply', { lead: 'bob' });
+    expect(bob.code).toBe(-32602);
+    // A caller that typed a name, as it would into a completion, is told where the id is found.
+    expect(bob.message).toContain('must be an id starting with lead_; list_leads with q (a name, email or company) finds it');
     expect((await promptError(s, 'draft_reply', {})).code).toBe(-32602);
-    expect((await promptError(s, 'draft_reply', { lead: 'lead_abc123', template: 'abc' })).code).toBe(-32602);
+    const tpl = await promptError(s, 'draft_reply', { lead: 'lead_abc123', template: 'abc' });
+    expect(tpl.code).toBe(-32602);
+    expect(tpl.message).toContain('must be an id starting with tpl_; list_templates gives it');
   });
 });
 
