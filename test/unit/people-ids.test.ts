@@ -82,6 +82,27 @@ describe('a user id where a member id is taken', () => {
   });
 });
 
+describe('a member id where a user id is taken', () => {
+  it('list_notes author_id given as a member id answers as its user id, and says so in both forms', async () => {
+    const author = (await call('list_notes', { limit: 1 })).structured.data[0].author_id as string;
+    const member = await call('list_notes', { author_id: `${author}_acme`, limit: 50 });
+    const user = await call('list_notes', { author_id: author, limit: 50 });
+    expect(member.isError).toBe(false);
+    expect(ids(member).length).toBeGreaterThan(0);
+    expect(ids(member)).toEqual(ids(user));
+    const notice = `author_id ${author}_acme is a member id: taken as its user id, ${author}.`;
+    expect(member.structured.notices).toEqual([notice]);
+    expect(member.text).toContain(`\nNote: ${notice}`);
+    expect(user.structured.notices).toBeUndefined();
+  });
+
+  it('a read over several pages says it once', async () => {
+    const r = await call('list_tasks', { assignee_id: 'usr_ben_acme', limit: 2, max_items: 6 });
+    expect(r.isError).toBe(false);
+    expect(r.structured.notices).toEqual(['assignee_id usr_ben_acme is a member id: taken as its user id, usr_ben.']);
+  });
+});
+
 describe('list_members shows both forms of each member', () => {
   it('each member has its member id (id) and its user id (user_id), in the text and in structuredContent', async () => {
     const r = await call('list_members', {});

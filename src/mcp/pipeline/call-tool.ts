@@ -237,7 +237,7 @@ async function runTool(
   deadlineAt: number,
 ): Promise<(ToolOutput & { args: Record<string, unknown> }) | { refused: CallToolResult }> {
   const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(parsed.args) : null;
-  const args = deps.userIds.map(tool.name, tool.userIds, workspace, parsed.args);
+  const args = deps.userIds.map(tool.name, tool.userIds, workspace, parsed.args, parsed.notices);
   const refused = await confirmWrite(deps.server, {
     mode: deps.confirm,
     tool,

@@ -47,12 +47,18 @@ export class UserIds {
     return suffix && isId('member', `${user}${suffix}`) ? `${user}${suffix}` : null;
   }
 
-  /** The arguments with each member id given for a user id replaced by that user id, or a clear refusal. */
-  map(tool: string, params: readonly string[], workspace: string | null, args: Record<string, unknown>): Record<string, unknown> {
+  /**
+   * The arguments with each member id given for a user id replaced by that user id, or a clear
+   * refusal; each replacement is said in notices, once, as the other way round is (take-args.ts).
+   */
+  map(tool: string, params: readonly string[], workspace: string | null, args: Record<string, unknown>, notices: string[] = []): Record<string, unknown> {
     const out = { ...args };
     for (const p of params) {
       const v = out[p];
-      if (typeof v === 'string' && !isId('user', v) && isId('member', v)) out[p] = this.toUser(tool, p, workspace, v);
+      if (typeof v !== 'string' || isId('user', v) || !isId('member', v)) continue;
+      out[p] = this.toUser(tool, p, workspace, v);
+      const notice = `${p} ${v} is a member id: taken as its user id, ${out[p]}.`;
+      if (!notices.includes(notice)) notices.push(notice);
     }
     return out;
   }
