@@ -95,6 +95,8 @@ export function nextStep(
   e: { param?: string; required_scope?: string; retry_after?: number; check?: string; bucket?: string; named?: string },
 ): string {
   const p = e.param;
+  // A resource is read, not called.
+  const again = tool.endsWith(' resource') ? `read the ${tool} again` : `call ${tool} again`;
   // An item of a list argument (assignee_id.0) is listed by the tool of the whole argument.
   const top = p?.replace(/\.\d+$/, '');
   const lister = top ? LISTED_BY[top] : undefined;
@@ -105,9 +107,9 @@ export function nextStep(
     case 'unsupported_filter':
     case 'unsupported_sort':
       if (e.named && e.named !== tool) return `${tool} cannot do this; call ${e.named}.`;
-      return p ? `Fix the argument '${p}' as the message says and call ${tool} again.` : `Fix the arguments as the message says and call ${tool} again.`;
+      return p ? `Fix the argument '${p}' as the message says and ${again}.` : `Fix the arguments as the message says and ${again}.`;
     case 'invalid_cursor':
-      return `Call ${tool} again without cursor to start from the first page.`;
+      return `${again[0]!.toUpperCase()}${again.slice(1)} without cursor to start from the first page.`;
     case 'not_found':
       return lister
         ? `Check ${p} with ${lister}; objects of another workspace read as not found.`
@@ -126,7 +128,7 @@ export function nextStep(
       return "The server's API key cannot be used; a person must configure a valid live key (REPLY_INBOX_API_KEY). Retrying will not help.";
     case 'rate_limited':
       if (e.bucket) {
-        return `Nothing was sent. The ${e.bucket} bucket refills in ${e.retry_after ?? 60} seconds: call ${tool} again then. Meanwhile, tools that do not spend the ${e.bucket} bucket still work.`;
+        return `Nothing was sent. The ${e.bucket} bucket refills in ${e.retry_after ?? 60} seconds: ${again} then. Meanwhile, tools that do not spend the ${e.bucket} bucket still work.`;
       }
       return `The rate budget is spent for now; try again in ${e.retry_after ?? 60} seconds, and prefer filters over paging.`;
     case 'too_many_concurrent':
@@ -150,7 +152,7 @@ export function nextStep(
       return 'The Reply Inbox API did not answer in time; try again shortly.';
     case 'cancelled':
       // A cancelled call reaches the model only when the server stopped under it (a client's own cancel gets no answer).
-      return `The server stopped before the call finished; a call cancelled before it was sent changed nothing: call ${tool} again once reconnected.`;
+      return `The server stopped before the call finished; a call cancelled before it was sent changed nothing: ${again} once reconnected.`;
     default:
       return 'Try again later; if it persists, report the code.';
   }

@@ -112,5 +112,9 @@ describe('a leads subscription reads only what changed since the last read', () 
 
   it('a since that is not a date-time is refused naming what it takes', async () => {
     await expect(s.client.readResource({ uri: 'inbox://acme/leads?since=yesterday' })).rejects.toThrow(/since must be a date-time/);
+    // A resource is read again, not called.
+    await expect(s.client.readResource({ uri: 'inbox://acme/leads?since=yesterday' })).rejects.toThrow(
+      "Fix the argument 'since' as the message says and read the leads changed-since resource again.",
+    );
   });
 });
