@@ -136,9 +136,9 @@ export function nextStep(
     case 'conflict':
       return 'The meeting already has a different outcome and is locked; pass force=true only if a person confirmed the change.';
     case 'unprocessable':
-      return p === 'member_ids' || p === 'assignee_id'
-        ? 'Use members that list_members shows with assignable=true.'
-        : 'The service refused this valid request; read the message and change what it names.';
+      if (p === 'member_ids' || p === 'assignee_id') return 'Use members that list_members shows with assignable=true.';
+      if (p === 'tag_ids') return 'Use tags that list_lead_tags shows for this workspace.';
+      return 'The service refused this valid request; read the message and change what it names.';
     case 'upstream_error':
       return 'The sending platform or calendar did not answer; try again in a minute.';
     case 'response_too_large':

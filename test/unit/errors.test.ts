@@ -14,6 +14,17 @@ describe('every failure becomes the tool error envelope through one typed mappin
     });
   });
 
+  it('a tag the workspace does not have (422 on tag_ids) points to list_lead_tags', () => {
+    const err = new ApiError({
+      status: 422,
+      code: 'unprocessable',
+      message: 'ltg_x_y is not a lead tag of workspace acme.',
+      endpoint: 'set_lead_tags',
+      param: 'tag_ids',
+    });
+    expect(errorBody(err, 'set_lead_tags').next_step).toBe('Use tags that list_lead_tags shows for this workspace.');
+  });
+
   it('a refusal before sending is status 400 with the parameter named', () => {
     const body = errorBody(new ValidationError('invalid_id', 'get_lead', "'lead_id' must be a lead id.", 'lead_id'), 'get_lead');
     expect(body.error).toEqual({ code: 'invalid_id', message: "'lead_id' must be a lead id.", status: 400, param: 'lead_id' });
