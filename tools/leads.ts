@@ -128,14 +128,14 @@ export const leadTools = [
     batch: true,
     output: writeOutput('lead'),
     run: runWrite(['status', 'state', 'has_open_task', 'next_due_at']),
-    // Unsubscribing stops all outreach; not_interested and unsubscribed complete open tasks for good.
+    // not_interested and unsubscribed complete open tasks for good; unsubscribed is local (spec: it does not change upstream sending).
     confirm: {
       when: (a: { status: string }) => ENDS_TASKS.has(a.status),
       asks: 'when status is not_interested, unsubscribed or dnc',
       change: (a: { status: string }, now) => {
         const to = a.status === 'dnc' ? 'unsubscribed' : a.status;
         const from = now ? `changes from ${word(now.status)} to` : 'becomes';
-        const stops = to === 'unsubscribed' ? ' (do not contact): all outreach to this lead stops,' : ',';
+        const stops = to === 'unsubscribed' ? ' (do not contact) in this inbox only: the sending platform is not told,' : ',';
         return `Its status ${from} ${to}${stops} and every open task of the lead is completed for good.`;
       },
     },

@@ -42,6 +42,9 @@ describe('confirmation questions name the person, the object and the change from
     const q = await ask('set_status', { lead_id: l.id, status: 'dnc' });
     expect(q).toContain(`Lead ${l.id} («${l.first_name} ${l.last_name}», «${l.email}»)`);
     expect(q).toContain(`Its status changes from ${l.status} to unsubscribed (do not contact)`);
+    // The status is local: the person is not told that campaigns stop, since they do not (the spec: no upstream change).
+    expect(q).toContain('in this inbox only: the sending platform is not told');
+    expect(q).not.toMatch(/outreach .*stops/);
   });
 
   it('mark_booked asks (it completes open tasks for good), naming the state change', async () => {
