@@ -230,8 +230,12 @@ export function countLines(c: Shaped, order: 'asc' | 'desc'): string[] {
   const { shown, offset = 0, returned_by_api: returned, older_not_shown: older = 0 } = c.counts;
   const which = offset === 0 ? `the newest ${shown}` : `numbers ${offset + 1}-${offset + shown} counted from the newest`;
   const lines = [`Lead ${c.lead_id}: ${which} of the ${returned} messages the API returned, ${order === 'asc' ? 'oldest first' : 'newest first'}.`];
-  if (c.older)
-    lines.push(`${older} older message${older === 1 ? '' : 's'} not shown: to read them, call get_conversation with ${JSON.stringify(c.older.fetch_rest)}.`);
+  if (c.older) {
+    // The call reads on by its limit: say how many it gives when that is fewer than are left.
+    const step = Number(c.older.fetch_rest.limit ?? DEFAULT_MESSAGES);
+    const what = older <= step ? 'to read them, call' : step === 1 ? 'the next one is read by' : `the next ${step} are read by`;
+    lines.push(`${older} older message${older === 1 ? '' : 's'} not shown: ${what} get_conversation with ${JSON.stringify(c.older.fetch_rest)}.`);
+  }
   if (c.counts.longer_than_api_serves)
     lines.push(`The thread is longer than the ${CONVERSATION_CAP} newest messages the API serves: messages older than those cannot be read.`);
   if (c.meta.sibling_cap_reached) lines.push("Only 12 of this lead's email threads were assembled.");
