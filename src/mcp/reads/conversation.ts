@@ -232,7 +232,7 @@ export function countLines(c: Shaped, order: 'asc' | 'desc'): string[] {
   const lines = [`Lead ${c.lead_id}: ${which} of the ${returned} messages the API returned, ${order === 'asc' ? 'oldest first' : 'newest first'}.`];
   if (c.older) {
     // The call reads on by its limit: say how many it gives when that is fewer than are left.
-    const step = Number(c.older.fetch_rest.limit ?? DEFAULT_MESSAGES);
+    const step = Number((c.older.fetch_rest as Row).limit ?? DEFAULT_MESSAGES);
     const what = older <= step ? 'to read them, call' : step === 1 ? 'the next one is read by' : `the next ${step} are read by`;
     lines.push(`${older} older message${older === 1 ? '' : 's'} not shown: ${what} get_conversation with ${JSON.stringify(c.older.fetch_rest)}.`);
   }
