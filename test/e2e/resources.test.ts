@@ -1,7 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
-import { DEFAULT_MESSAGES } from '../../src/mcp/reads/conversation.js';
+import { DEFAULT_BODY_CHARS, DEFAULT_MESSAGES } from '../../src/mcp/reads/conversation.js';
+import { readFileSync } from 'node:fs';
 import { type Sandbox, SANDBOX_KEYS } from '../../src/sandbox/index.js';
 import { INJECTION_TEXT, SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { htmlToText } from '../../src/api/text.js';
@@ -190,6 +191,14 @@ describe('A lead: JSON with its assignees, open tasks and tags; outside text fen
 });
 
 describe('Its conversation: markdown, one section per message with direction, sender, time and attachments; bodies fenced', () => {
+  it('docs/resources-and-prompts.md states the count of messages and the body cut the resource has', () => {
+    const row = readFileSync(new URL('../../docs/resources-and-prompts.md', import.meta.url), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('| `inbox://{workspace}/leads/{lead}/conversation`'));
+    expect(row).toContain(`The newest ${DEFAULT_MESSAGES} messages`);
+    expect(row).toContain(`bodies over ${DEFAULT_BODY_CHARS} characters are cut`);
+  });
+
   let leadId = '';
   let messages: any[] = [];
   let text = '';

@@ -38,7 +38,7 @@ export interface ConversationArgs {
   fold_quotes?: boolean;
 }
 
-const DEFAULT_BODY_CHARS = 600;
+export const DEFAULT_BODY_CHARS = 600;
 /** Messages shown by default: the newest few, enough to triage a reply. */
 export const DEFAULT_MESSAGES = 10;
 /** The most messages the service returns for one conversation (spec: Messages rules). */
