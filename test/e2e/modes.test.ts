@@ -55,6 +55,11 @@ describe('--read-only registers no write tool; a write call is refused without r
     expect(proxy.requests.slice(before)).toEqual([]);
     expect(sandbox.store.leads.get(lead.id)!.status).toBe('interested');
   });
+  it('a write called anyway: the next step says the server makes no change, to tell the person', async () => {
+    const e = await callErr(s, 'mark_read', { lead_id: 'lead_abc123' });
+    expect(e.error.code).toBe('read_only');
+    expect(e.nextStep).toBe('This server runs read-only: it makes no change. Tell the person what you meant to change.');
+  });
   it('reads still work', async () => {
     const { structured } = await callOk(s, 'list_leads', { limit: 2 });
     expect(structured.data).toHaveLength(2);
@@ -77,6 +82,8 @@ describe('Scopes decide the tools: the readonly key sees no write and no insight
     const r = (await s.client.callTool({ name: 'mark_read', arguments: { lead_id: 'lead_abc123' } })) as CallToolResult;
     const e = parseToolError(r);
     expect(e.error.code).toBe('insufficient_scope');
+    // The next step says what is missing and who can act, not only "use another tool".
+    expect(e.nextStep).toBe('This key lacks the scope leads:write: only a key with it can; tell the person. tools/list shows what this key can do.');
   });
 });
 

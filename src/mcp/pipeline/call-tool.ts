@@ -121,7 +121,12 @@ function findTool(deps: CallDeps, name: string): ToolDef | { refused: CallToolRe
   const h = deps.hidden().find((x) => x.name === name);
   if (h && h.reason !== 'not_selected') {
     const code = h.reason === 'scope' ? 'insufficient_scope' : 'read_only';
-    const refusal = new ToolError(code, name, `${name} is not available: ${h.detail}.`, { next_step: 'Use a tool from tools/list.' });
+    // What the person can do about it: retrying or another guess at the tool will not help.
+    const next_step =
+      h.reason === 'scope'
+        ? `This key lacks the scope ${h.scope}: only a key with it can; tell the person. tools/list shows what this key can do.`
+        : 'This server runs read-only: it makes no change. Tell the person what you meant to change.';
+    const refusal = new ToolError(code, name, `${name} is not available: ${h.detail}.`, { next_step });
     return { refused: errorResult(refusal, name) };
   }
   const near = nearName(name, deps.toolNames());

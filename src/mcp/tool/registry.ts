@@ -16,6 +16,8 @@ export interface Hidden {
   name: string;
   reason: 'read_only' | 'scope' | 'not_selected';
   detail: string;
+  /** The scope the key lacks (reason scope). */
+  scope?: string;
 }
 
 /** Which tools a client sees, and why each other one is hidden. */
@@ -28,7 +30,7 @@ export function selectTools(all: readonly ToolDef[], sel: Selection): { enabled:
     if (!chosen) hidden.push({ name: t.name, reason: 'not_selected', detail: `not in the chosen toolsets or tools` });
     else if (sel.readOnly && t.endpoint.write) hidden.push({ name: t.name, reason: 'read_only', detail: 'read-only mode registers no write tool' });
     else if (sel.scopes && t.endpoint.scope && !sel.scopes.has(t.endpoint.scope)) {
-      hidden.push({ name: t.name, reason: 'scope', detail: `the key cannot use the scope ${t.endpoint.scope}` });
+      hidden.push({ name: t.name, reason: 'scope', detail: `the key cannot use the scope ${t.endpoint.scope}`, scope: t.endpoint.scope });
     } else enabled.push(t);
   }
   return { enabled, hidden };
