@@ -64,7 +64,7 @@ describe('get_conversation reads the newest few by default and says how to read 
     expect(r.structured.older).toEqual({ count: 190, fetch_rest: { lead_id: lead, offset: 10 } });
     expect(r.text).toContain('the newest 10 of the 200 messages the API returned, oldest first');
     // The call given reads the next 10 (its limit), not all 190: the text says so.
-    expect(r.text).toContain(`190 older messages not shown: the next 10 are read by get_conversation with {"lead_id":"${lead}","offset":10}.`);
+    expect(r.text).toContain(`190 older messages not shown: to read the next 10, call get_conversation with {"lead_id":"${lead}","offset":10}.`);
     expect(r.text).toContain('longer than the 200 newest messages the API serves');
     // Oldest first: the last shown is the newest the API returned.
     const ids = await apiIds(lead);

@@ -233,8 +233,8 @@ export function countLines(c: Shaped, order: 'asc' | 'desc'): string[] {
   if (c.older) {
     // The call reads on by its limit: say how many it gives when that is fewer than are left.
     const step = Number((c.older.fetch_rest as Row).limit ?? DEFAULT_MESSAGES);
-    const what = older <= step ? 'to read them, call' : step === 1 ? 'the next one is read by' : `the next ${step} are read by`;
-    lines.push(`${older} older message${older === 1 ? '' : 's'} not shown: ${what} get_conversation with ${JSON.stringify(c.older.fetch_rest)}.`);
+    const what = older <= step ? 'to read them' : step === 1 ? 'to read the next one' : `to read the next ${step}`;
+    lines.push(`${older} older message${older === 1 ? '' : 's'} not shown: ${what}, call get_conversation with ${JSON.stringify(c.older.fetch_rest)}.`);
   }
   if (c.counts.longer_than_api_serves)
     lines.push(`The thread is longer than the ${CONVERSATION_CAP} newest messages the API serves: messages older than those cannot be read.`);
