@@ -146,6 +146,19 @@ describe('get_conversation with lead_ids reads several threads in one call', () 
       await own.close();
     }
   });
+  it('a message left without its sender in structuredContent is one the server instructions explain', async () => {
+    const leads = sb.store.leads
+      .inGroup('acme')
+      .slice(0, 10)
+      .map((l) => l.id);
+    const { structured } = await call(s, { lead_ids: leads });
+    type M = { from_name?: string; from_email?: string };
+    const bare = (structured.conversations as { messages?: M[] }[]).flatMap((c) => (c.messages ?? []).slice(1)).filter((m) => !m.from_email);
+    expect(bare.length).toBeGreaterThan(0);
+    expect(s.client.getInstructions()).toContain(
+      'in get_conversation with lead_ids, a message without from_name and from_email is from the sender of the message before',
+    );
+  });
   it('lead_id and lead_ids together, or neither, is refused naming them', async () => {
     const lead = longLead();
     for (const args of [{ lead_id: lead, lead_ids: [lead] }, {}]) {
