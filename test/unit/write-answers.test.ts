@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { useInProcessServer } from '../helpers/in-process.js';
+import { recordsNoChange } from '../../src/mcp/view/unchanged.js';
 
 const server = useInProcessServer();
 
@@ -13,6 +14,36 @@ const call = async (name: string, args: Record<string, unknown>) => {
 
 /** The verb a write's answer must use, from what the table says it is. */
 const verbOf = (e: (typeof TOOL_ENDPOINTS)[number], did: string | undefined) => (e.method === 'DELETE' ? 'deleted' : e.status === 201 ? 'created' : did);
+
+describe('a write the API made no change with says so, not its verb', () => {
+  it('complete_task twice: completed, then unchanged; mark_responded over a batch counts the leads already responded apart', async () => {
+    const lead = server.sb.store.leads.inGroup('acme').find((l) => l.state === 'active')!.id;
+    const made = await call('create_task', { lead_id: lead, notes: 'Call back' });
+    const first = await call('complete_task', { task_id: made.structured.id });
+    expect(first.structured.effects.task_completed).toBe(true);
+    expect(first.text.split('\n')[0]).toMatch(/^complete_task: task \S+ completed\b/);
+    const second = await call('complete_task', { task_id: made.structured.id });
+    expect(recordsNoChange(second.structured.effects)).toBe(true);
+    expect(second.text).toContain(`complete_task: task ${made.structured.id} unchanged (the API's effects record no change)`);
+    expect(second.text).not.toMatch(/ completed\b: /);
+
+    // Two leads nobody has answered yet (no responded stamp since their newest reply).
+    const two = server.sb.store.leads
+      .inGroup('acme')
+      .filter((l) => l.state === 'active' && l.last_inbound_at !== null && (l.responded_at === null || l.responded_at < l.last_inbound_at))
+      .slice(0, 2)
+      .map((l) => l.id);
+    expect(two).toHaveLength(2);
+    await call('mark_responded', { lead_id: two[0]! });
+    const batch = await call('mark_responded', { lead_ids: two });
+    const rows = batch.text.split('\n').filter((l) => two.some((id) => l.startsWith(`| ${id} `)));
+    const read = batch.structured.results.map((x: { effects: unknown }) => recordsNoChange(x.effects));
+    expect(read).toEqual([true, false]);
+    expect(rows[0]).toContain(' | unchanged | ');
+    expect(rows[1]).toContain(' | marked responded | ');
+    expect(batch.text.split('\n')[0]).toBe("mark_responded: 1 of 2 leads marked responded; 1 unchanged (the API's effects record no change).");
+  });
+});
 
 describe('every write answer says what happened and to what', () => {
   it('the table: deletes say deleted, creates say created, and every write with its own answer names what it did', () => {
@@ -64,7 +95,9 @@ describe('every write answer says what happened and to what', () => {
       const head = lines.find((l) => l.startsWith(`${name}: `))!;
       // The record by its id; a write answered by a list names its lead, a write over many leads names each.
       const what = r.structured.id ?? args.lead_id ?? (args.lead_ids as string[]).join(', ');
-      expect(head, name).toMatch(new RegExp(`^${name}: [\\w ]*?${tool.did}\\b`));
+      // The verb of the write, or "unchanged" where the effects record no change (the lead was already so).
+      const verb = recordsNoChange(r.structured.effects) ? 'unchanged' : tool.did;
+      expect(head, name).toMatch(new RegExp(`^${name}: [\\w ]*?${verb}\\b`));
       expect(head, name).toContain(String(what));
       expect(lines.at(-1), name).toBe(`effects: ${JSON.stringify(r.structured.effects)}`);
       expect(r.text, `${name} answers in words, not the generic JSON`).not.toMatch(/^\{/);

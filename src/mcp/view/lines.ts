@@ -1,5 +1,6 @@
 import { type Fence, UNTRUSTED_LINE } from './fence.js';
 import { isOutsideField } from './shape.js';
+import { saidDone } from './unchanged.js';
 
 type Row = Record<string, unknown>;
 
@@ -134,6 +135,6 @@ export function writeLines(tool: string, r: Row, fence: Fence, own?: ReadonlySet
     } else facts.push(v === false ? `${k}=false` : v === null ? `${k}=null` : fact(k, v));
   }
   // What the write did comes first ("created", "deleted", "marked read"), then the fields as they now are.
-  const head = `${tool}: ${kind} ${String(r.id)} ${did}${facts.length ? `: ${facts.join(' ')}` : ''}`;
+  const head = `${tool}: ${kind} ${String(r.id)} ${saidDone(did, r.effects)}${facts.length ? `: ${facts.join(' ')}` : ''}`;
   return [...(fenced ? [UNTRUSTED_LINE] : []), head, `effects: ${JSON.stringify(r.effects ?? {})}`].join('\n');
 }
