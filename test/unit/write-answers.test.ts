@@ -45,6 +45,18 @@ describe('a write the API made no change with says so, not its verb', () => {
   });
 });
 
+describe('a field the API says a write changed is shown, even when the write did not name it', () => {
+  it('update_task due_date null clears the due time too: both are shown as null, in both forms', async () => {
+    const lead = server.sb.store.leads.inGroup('acme').find((l) => l.state === 'active')!.id;
+    const made = await call('create_task', { lead_id: lead, notes: 'Call at ten', due_date: '2026-12-02', due_time: '10:00' });
+    const r = await call('update_task', { task_id: made.structured.id, due_date: null });
+    expect(r.structured.effects.task_fields_changed).toEqual(expect.arrayContaining(['due_date', 'due_time']));
+    expect(r.structured).toMatchObject({ due_date: null, due_time: null });
+    expect(r.text).toContain('due_date=null');
+    expect(r.text).toContain('due_time=null');
+  });
+});
+
 describe('every write answer says what happened and to what', () => {
   it('the table: deletes say deleted, creates say created, and every write with its own answer names what it did', () => {
     for (const e of TOOL_ENDPOINTS.filter((x) => x.write)) {

@@ -28,8 +28,12 @@ export function runWrite(changed: readonly string[]) {
     const data = r.data as Row;
     if (view === 'full') return { structured: data };
     const structured: Row = { object: data.object, id: data.id };
-    // A null or empty field is left out of both forms, unless this call set it (a cleared due day is shown as null).
-    const keep = changed.filter((k) => k in rest);
+    // A null or empty field is left out of both forms, unless this call set it (a cleared due day is shown as null)
+    // or the API says the call changed it (clearing a due day clears its due time too: task_fields_changed).
+    const changedByApi = Object.entries((data.effects ?? {}) as Row)
+      .filter(([k, v]) => k.endsWith('_fields_changed') && Array.isArray(v))
+      .flatMap(([, v]) => v as unknown[]);
+    const keep = changed.filter((k) => k in rest || changedByApi.includes(k));
     for (const k of changed) if (k in data && (keep.includes(k) || !isEmptyValue(data[k]))) structured[k] = data[k];
     structured.effects = data.effects;
     return { structured, keep, render: (s, fence, own) => writeLines(name, s, fence, own, ctx.did) };
