@@ -44,6 +44,8 @@ export function closed<N extends EnumName>(name: N) {
   return z.enum(ENUMS[name] as unknown as [EnumValue<N>, ...EnumValue<N>[]]);
 }
 
+/** Input aliases of enum values (Enums: "'dnc' is an input alias for 'unsubscribed' and never returned"). */
+export const VALUE_ALIASES: Readonly<Record<string, string>> = { dnc: 'unsubscribed' };
 /** Status values a write accepts: the five statuses plus the input alias `dnc`. */
 export const LEAD_STATUS_INPUT = [...ENUMS.lead_status, 'dnc'] as const;
 /** The lead list filter also accepts the lifecycle values (States: lead status). */

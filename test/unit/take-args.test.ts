@@ -137,3 +137,25 @@ describe('date errors say what is wrong with the value', () => {
     expect(dateTimeProblem('2026-11-24T10:00:00.123Z')).toBeNull();
   });
 });
+
+describe("the API's input alias dnc is taken where the slot does not list it", () => {
+  it('list_leads status dnc (alone or in a list) reads as unsubscribed, and the answer says so in both forms', async () => {
+    const plain = await call('list_leads', { status: ['unsubscribed'], limit: 5 });
+    expect(ids(plain).length).toBeGreaterThan(0);
+    for (const status of ['dnc', ['interested', 'dnc']] as const) {
+      const taken = takeArgs(tool('list_leads'), { status });
+      expect(taken.args).toEqual({ status: Array.isArray(status) ? ['interested', 'unsubscribed'] : ['unsubscribed'] });
+      expect(taken.notices).toEqual(["status dnc is the API's input alias of unsubscribed: read as unsubscribed."]);
+    }
+    const r = await call('list_leads', { status: 'dnc', limit: 5 });
+    expect(r.isError).toBe(false);
+    expect(ids(r)).toEqual(ids(plain));
+    expect(r.structured.notices).toContain("status dnc is the API's input alias of unsubscribed: read as unsubscribed.");
+    expect(r.text).toContain("status dnc is the API's input alias of unsubscribed");
+  });
+
+  it('set_status keeps dnc as sent: its slot takes the alias, and the API reads it', () => {
+    const taken = takeArgs(tool('set_status'), { lead_id: 'lead_x', status: 'dnc' });
+    expect(taken).toEqual({ args: { lead_id: 'lead_x', status: 'dnc' }, notices: [] });
+  });
+});

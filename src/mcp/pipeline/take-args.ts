@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isDay } from '../../api/dates.js';
+import { VALUE_ALIASES } from '../../api/enums.js';
 import { isId } from '../../api/ids.js';
 import type { ToolDef } from '../tool/define.js';
 import type { UserIds } from './user-ids.js';
@@ -67,8 +68,19 @@ function takeOne(tool: ToolDef, name: string, value: unknown, notices: string[])
     return `${value}T00:00:00Z`;
   }
   // A list of one, sent as the one value.
-  if (inner instanceof z.ZodArray && isScalar(value)) return [value];
-  return value;
+  const listed = inner instanceof z.ZodArray && isScalar(value) ? [value] : value;
+  return inner instanceof z.ZodArray && Array.isArray(listed)
+    ? listed.map((v) => unalias(inner.element as z.ZodType, name, v, notices))
+    : unalias(inner, name, listed, notices);
+}
+
+/** An input alias the slot does not take (dnc in the status filter), as the value it stands for, said in a notice. */
+function unalias(slot: z.ZodType, name: string, value: unknown, notices: string[]): unknown {
+  if (typeof value !== 'string' || !(value in VALUE_ALIASES) || slot.safeParse(value).success) return value;
+  const meant = VALUE_ALIASES[value]!;
+  if (!slot.safeParse(meant).success) return value;
+  notices.push(`${name} ${value} is the API's input alias of ${meant}: read as ${meant}.`);
+  return meant;
 }
 
 /** The arguments with each value in the form the schema takes, where its meaning is plain; a user id that cannot be read as a member id throws. */
