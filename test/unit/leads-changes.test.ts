@@ -110,6 +110,16 @@ describe('a leads subscription reads only what changed since the last read', () 
     expect(new Set(seen)).toEqual(new Set(replied));
   });
 
+  it('a since that is a day reads from its start in UTC, as tools take one, and the answer shows the instant', async () => {
+    replyOn(acme()[3]!);
+    const byDay = await read('inbox://acme/leads?since=2030-01-01');
+    const byInstant = await read('inbox://acme/leads?since=2030-01-01T00:00:00Z');
+    expect(byDay.leads.length).toBeGreaterThan(0);
+    const same = (v: View) => ({ ...v, leads: v.leads.map((l) => l.id) });
+    expect(same(byDay)).toEqual(same(byInstant));
+    expect((byDay as unknown as { since: string }).since).toBe('2030-01-01T00:00:00Z');
+  });
+
   it('a since that is not a date-time is refused naming what it takes', async () => {
     await expect(s.client.readResource({ uri: 'inbox://acme/leads?since=yesterday' })).rejects.toThrow(/since must be a date-time/);
     // A resource is read again, not called.

@@ -1,4 +1,5 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { isDay } from '../../../api/dates.js';
 import { ToolError } from '../../errors.js';
 import { TEMPLATE, URI } from '../../view/links.js';
 import { shortenToFit, within, withinBudget } from '../../view/result-budget.js';
@@ -8,14 +9,15 @@ import { type LeadsPage, leadRows, leadsBody } from './leads.js';
 
 const WHAT = 'leads changed-since resource';
 
-/** The `since` of the URI as an instant, or a refusal that says what it takes. */
+/** The `since` of the URI as an instant (a day as its start in UTC, as tools read one; the answer's `since` shows it), or a refusal that says what it takes. */
 function sinceOf(raw: string | undefined): string {
-  const since = raw === undefined ? '' : decodeURIComponent(raw);
+  const given = raw === undefined ? '' : decodeURIComponent(raw);
+  const since = isDay(given) ? `${given}T00:00:00Z` : given;
   if (!/^\d{4}-\d{2}-\d{2}T/.test(since) || Number.isNaN(Date.parse(since))) {
     throw new ToolError(
       'invalid_request',
       WHAT,
-      `since must be a date-time (2026-11-25T10:00:00Z), the "changes" or "next" of an earlier read; got '${since}'.`,
+      `since must be a date-time (2026-11-25T10:00:00Z) or a day (2026-11-25, its start in UTC), the "changes" or "next" of an earlier read; got '${given}'.`,
       {
         status: 400,
         param: 'since',
