@@ -65,11 +65,11 @@ export function idPattern(kind: IdKind): RegExp {
   return patterns[kind];
 }
 
-export function idSchema(kind: IdKind) {
+export function idSchema(kind: IdKind, where?: string) {
   return z
     .string()
     .max(128)
-    .regex(patterns[kind], { message: `must be ${idShape(kind)}` });
+    .regex(patterns[kind], { message: `must be ${idShape(kind)}${where ? `; ${where}` : ''}` });
 }
 
 /** Workspace ids are slugs (general rule 3). */
