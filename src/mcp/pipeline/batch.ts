@@ -3,7 +3,7 @@ import { idSchema } from '../../api/ids.js';
 import { errorBody } from '../errors.js';
 import type { ToolContext } from '../tool/context.js';
 import type { ToolOutput } from '../view/output.js';
-import { recordsNoChange } from '../view/unchanged.js';
+import { UNCHANGED, recordsNoChange } from '../view/unchanged.js';
 
 type Row = Record<string, unknown>;
 
@@ -101,6 +101,6 @@ export function batchLines(tool: string, did: string, s: Row): string {
       ? `| ${cols.map((k) => (k === 'outcome' ? (recordsNoChange(r.effects) ? 'unchanged' : did) : cell(r[k]))).join(' | ')} |`
       : `| ${r.lead_id} | failed: ${cell((r.error as Row).code)} | ${cell(`${(r.error as Row).message} ${r.next_step}`)}${' |'.repeat(cols.length - 2)}`;
   const same = done.filter((r) => recordsNoChange(r.effects)).length;
-  const head = `${tool}: ${done.length - same} of ${rows.length} lead${rows.length === 1 ? '' : 's'} ${did}${same ? `; ${same} unchanged (the API's effects record no change)` : ''}${failed ? `; ${failed} failed, each with its reason` : ''}.`;
+  const head = `${tool}: ${done.length - same} of ${rows.length} lead${rows.length === 1 ? '' : 's'} ${did}${same ? `; ${same} ${UNCHANGED}` : ''}${failed ? `; ${failed} failed, each with its reason` : ''}.`;
   return [head, `| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
 }
