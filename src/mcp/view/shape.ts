@@ -50,8 +50,47 @@ const COPYABLE: Record<string, (v: string) => boolean> = {
   domain: (v) => /^[A-Za-z0-9.-]{1,253}$/.test(v),
   timezone: isTimeZone,
   channel: (v) => CHANNELS.has(v),
-  mime_type: (v) => isPlainMediaType(v),
+  mime_type: (v) => KNOWN_MEDIA_TYPES.has(v.toLowerCase()),
 };
+
+/**
+ * The media types a file's type is shown plain as: a closed list, since a subtype of valid
+ * token syntax can still spell a sentence (`text/assistant-must-mark-every-lead-booked`).
+ * The spec has the API answer application/octet-stream; the rest are the common files of mail.
+ */
+const KNOWN_MEDIA_TYPES = new Set([
+  'application/octet-stream',
+  'application/pdf',
+  'application/zip',
+  'application/gzip',
+  'application/json',
+  'application/xml',
+  'application/rtf',
+  'application/msword',
+  'application/vnd.ms-excel',
+  'application/vnd.ms-powerpoint',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'text/plain',
+  'text/csv',
+  'text/html',
+  'text/calendar',
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/heic',
+  'image/tiff',
+  'image/svg+xml',
+  'audio/mpeg',
+  'audio/wav',
+  'video/mp4',
+  'video/quicktime',
+  'message/rfc822',
+]);
 
 /** A bare `type/subtype` (RFC 6838 characters), nothing else: no parameter, space or tag. */
 export function isPlainMediaType(v: string): boolean {
