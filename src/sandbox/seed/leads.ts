@@ -499,6 +499,9 @@ function makeLead(store: Store, rng: Rng, x: LeadInput): void {
       : rr < 0.4
         ? lastInboundMs - rng.int(3600, 86_400) * 1000
         : null;
+  // Without an outbound message after it, responded comes from a mark, and a mark is an action on the lead.
+  const markMs = sent ? null : respondedMs;
+  const lastActionMs = actionMs === null ? markMs : markMs === null ? actionMs : Math.max(actionMs, markMs);
 
   const assignments: LeadAssignment[] = [];
   if (x.assignable.length && rng.chance(0.82)) {
@@ -535,7 +538,7 @@ function makeLead(store: Store, rng: Rng, x: LeadInput): void {
     latest_reply_id: newestReply.id,
     last_message_at: iso(x.lastMs),
     last_message_direction: sent ? 'sent' : 'received',
-    last_action_at: actionMs === null ? null : iso(actionMs),
+    last_action_at: lastActionMs === null ? null : iso(lastActionMs),
     booked_at: bookedMs === null ? null : iso(bookedMs),
     disqualified_at: disqMs === null ? null : iso(disqMs),
     meeting_outcome: outcome,
