@@ -1,3 +1,5 @@
+import { ApiError } from '../../src/client/errors.js';
+import { ToolError } from '../../src/mcp/errors.js';
 import type { ToolContext } from '../../src/mcp/tool/context.js';
 import { type Fence, UNTRUSTED_LINE, UNTRUSTED_MARK } from '../../src/mcp/view/fence.js';
 import type { ToolOutput } from '../../src/mcp/view/output.js';
@@ -19,7 +21,7 @@ const DRAFT_NOTE = 'For a person to review and send: this server sends nothing.'
  */
 export async function runDraft(ctx: ToolContext, args: Row): Promise<ToolOutput> {
   const overrides = Object.keys((args.overrides ?? {}) as Record<string, string>);
-  const r = (await runPlain(ctx, args)).structured;
+  const r = (await runPlain(ctx, args).catch((err: unknown) => aiRefusal(ctx, args, err))).structured;
   const resolved = Array.isArray(r.resolved) ? (r.resolved as string[]) : [];
   const block = (v: unknown) => (typeof v === 'string' && v !== '' ? ctx.fence.inline(v, { lines: true }) : v);
   const subject = block(r.subject);
@@ -37,6 +39,35 @@ export async function runDraft(ctx: ToolContext, args: Row): Promise<ToolOutput>
   };
   // The blocks are fenced already: the result shaping must not fence them again.
   return { structured, own: [subject, body].filter((v): v is string => typeof v === 'string'), render: (s, fence) => draftText(s, fence) };
+}
+
+/**
+ * The API refuses resolve_ai_variables=true (v1): the refusal names the template's AI variables
+ * and the overrides that fill them, read from the template, so the next call can be the right one.
+ * Any other failure, or a template that cannot be read, is passed on as it came.
+ */
+async function aiRefusal(ctx: ToolContext, args: Row, err: unknown): Promise<never> {
+  if (!(err instanceof ApiError) || err.code !== 'unprocessable' || args.resolve_ai_variables !== true) throw err;
+  let names: string[];
+  try {
+    const path = { workspace: ctx.workspace(args as { workspace?: string }), template_id: String(args.template_id) };
+    const t = (await ctx.api.call('get_template', { path, signal: ctx.signal })).data as { ai_variables?: { name?: unknown }[] };
+    names = (t.ai_variables ?? []).map((v) => v.name).filter((n): n is string => typeof n === 'string');
+  } catch {
+    throw err;
+  }
+  const { resolve_ai_variables: _, ...rest } = args;
+  const given = (args.overrides ?? {}) as Record<string, string>;
+  const overrides = Object.fromEntries(names.map((n) => [n, given[n] ?? `<your text for ${n}>`]));
+  const again = JSON.stringify({ ...rest, overrides: { ...given, ...overrides } });
+  const what = names.length
+    ? `Template ${String(args.template_id)} has ${names.length} AI variable${names.length === 1 ? '' : 's'}: ${names.join(', ')}. Write a value for each yourself and pass it in overrides, by name.`
+    : `Template ${String(args.template_id)} has no AI variables: nothing is left for the service to write.`;
+  throw new ToolError('unprocessable', ctx.endpoint.name, `resolve_ai_variables=true is refused: the API writes no AI variable in v1. ${what}`, {
+    status: err.status,
+    param: 'resolve_ai_variables',
+    next_step: `Call render_template without resolve_ai_variables: ${names.length ? again : JSON.stringify(rest)}.`,
+  });
 }
 
 /** The text form: the same facts and the same two blocks, labelled. */
