@@ -10,8 +10,10 @@ export interface Seen {
 
 export interface Canned {
   status: number;
-  body: string;
+  body: string | Buffer;
   contentType?: string;
+  /** Headers besides the content type (rate headers, a disposition). */
+  headers?: Record<string, string>;
 }
 
 export interface Relay {
@@ -49,7 +51,7 @@ export async function startRelay(target: string): Promise<Relay> {
     if (canned) {
       entry.status = canned.status;
       req.resume();
-      res.writeHead(canned.status, { 'content-type': canned.contentType ?? 'application/json' });
+      res.writeHead(canned.status, { 'content-type': canned.contentType ?? 'application/json', ...canned.headers });
       res.end(canned.body);
       return;
     }

@@ -14,8 +14,12 @@ export function parseJson(body: Buffer): unknown {
   return mayHoldSecret(text) ? redactDeep(data) : data;
 }
 
-/** An answer of the API that is an error, in the API's own terms when it sent its envelope. */
-export function apiErrorOf(e: Endpoint, res: HttpResponse, info: RateInfo = readRateInfo(res.headers)): ApiError {
+/**
+ * An answer of the API that is an error, in the API's own terms when it sent its envelope;
+ * a retry_after past `maxRetryAfter` seconds is told as that bound (as the limiter reads it).
+ */
+export function apiErrorOf(e: Endpoint, res: HttpResponse, info: RateInfo = readRateInfo(res.headers), maxRetryAfter = Number.POSITIVE_INFINITY): ApiError {
+  const within = (s: number | undefined) => (s === undefined ? s : Math.min(s, maxRetryAfter));
   let parsed: unknown;
   try {
     parsed = parseJson(res.body);
@@ -32,7 +36,7 @@ export function apiErrorOf(e: Endpoint, res: HttpResponse, info: RateInfo = read
       endpoint: e.name,
       param: x.param,
       required_scope: x.required_scope,
-      retry_after: x.retry_after ?? info.retryAfter,
+      retry_after: within(x.retry_after ?? info.retryAfter),
     });
   }
   const code = res.status === 429 ? 'rate_limited' : res.status === 502 ? 'upstream_error' : res.status >= 500 ? 'internal_error' : `http_${res.status}`;
@@ -41,7 +45,7 @@ export function apiErrorOf(e: Endpoint, res: HttpResponse, info: RateInfo = read
     code,
     message: `${e.name} answered HTTP ${res.status} without an error body.`,
     endpoint: e.name,
-    retry_after: info.retryAfter,
+    retry_after: within(info.retryAfter),
   });
 }
 

@@ -36,6 +36,7 @@ import {
 } from './limiter/types.js';
 import { type PageOptions, paginate } from './paginate.js';
 import { readRateInfo } from './limiter/rate-headers.js';
+import { WINDOWS_AHEAD } from './limiter/header-bound.js';
 import type { RedisLimitStore } from './limiter/redis/limit-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
 import { apiErrorOf, parseJson, redirectError, tooLargeError } from './answers.js';
@@ -98,6 +99,8 @@ export class ReplyInboxClient {
   private readonly retry: RetryOptions;
   private readonly cache: ResponseCache<CallResult<unknown>>;
   private readonly userAgent: string;
+  /** The longest retry-after believed, in seconds (two windows, as the limiter clamps it). */
+  private readonly maxRetryAfter: number;
   private limitsReady: Promise<void> | null;
   private closed = false;
   /** Forgets the key in the redaction module once this client is closed. */
@@ -123,10 +126,14 @@ export class ReplyInboxClient {
       fastYield: o.fastYield ?? true,
       clock: o.clock,
       onEvent: (e) => {
-        this.log.debug({ limiter: e }, `limiter ${e.type}`);
+        // A clamped header is said once per client: worth a line at the default level.
+        if (e.type === 'header_clamped')
+          this.log.warn({ limiter: e }, `the API's ${e.header} (${e.value}) points further ahead than two rate windows; read as ${e.boundMs} ms`);
+        else this.log.debug({ limiter: e }, `limiter ${e.type}`);
         o.onLimiterEvent?.(e);
       },
     };
+    this.maxRetryAfter = Math.ceil((WINDOWS_AHEAD * limiterOptions.fallbackWindowMs) / 1000);
     const store = o.sharedLimits;
     this.limiter = store ? store.limiterFor(o.apiKey, limiterOptions) : new Limiter(limiterOptions);
     this.cache = new ResponseCache(o.cache === false ? {} : { ...DEFAULT_CACHE_TTLS, ...o.cache });
@@ -339,7 +346,13 @@ export class ReplyInboxClient {
       const maxBodyBytes = e.returns === 'binary' ? this.bodyLimits.binary : this.bodyLimits.json;
       const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal, maxBodyBytes });
       const info = readRateInfo(res.headers);
-      const error = res.tooLarge ? tooLargeError(e, res) : res.status >= 400 ? apiErrorOf(e, res, info) : res.status >= 300 ? redirectError(e, res) : undefined;
+      const error = res.tooLarge
+        ? tooLargeError(e, res)
+        : res.status >= 400
+          ? apiErrorOf(e, res, info, this.maxRetryAfter)
+          : res.status >= 300
+            ? redirectError(e, res)
+            : undefined;
       this.log.debug(
         { endpoint: e.name, status: res.status, ms: Date.now() - started, bucket: info.bucket, remaining: info.remaining, code: error?.code },
         'request',

@@ -94,6 +94,12 @@ export function limiterNotice(e: LimiterEvent): Notice | null {
         message: 'The API answered 429 too_many_concurrent; calls are retried after a pause.',
         fields: { event: 'too_many_concurrent', retry_after: e.retryAfter ?? null },
       };
+    case 'header_clamped':
+      return {
+        level: 'notice',
+        message: `The API's ${e.header} header (${e.value}) points further ahead than two rate windows; the client waits at most ${Math.round(e.boundMs / 1000)} seconds for it.`,
+        fields: { event: 'header_clamped', header: e.header, bound_ms: e.boundMs },
+      };
     default:
       return null;
   }

@@ -95,6 +95,14 @@ describe('Which limiter events a person hears about: a bucket spent, a 429; not 
     });
   });
 
+  it('a rate header clamped to two windows is a notice naming the header and the wait believed', () => {
+    const n = limiterNotice({ type: 'header_clamped', header: 'retry-after', value: '1000000000 s', boundMs: 120_000 });
+    expect(n).toMatchObject({ level: 'notice', fields: { event: 'header_clamped', header: 'retry-after', bound_ms: 120_000 } });
+    expect(n!.message).toBe(
+      "The API's retry-after header (1000000000 s) points further ahead than two rate windows; the client waits at most 120 seconds for it.",
+    );
+  });
+
   it('refill, step_back and limit_changed are not notable', () => {
     expect(limiterNotice({ type: 'refill', buckets: ['read'], windowEnd: null })).toBeNull();
     expect(limiterNotice({ type: 'step_back', bucket: 'read' })).toBeNull();

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type Bottleneck from 'bottleneck';
+import { systemClock } from '../../clock.js';
 import type { Bucket } from '../../api/enums.js';
 import { type BucketStore, type StoreBucket, type StoreContext, messageOf, updateSettings } from './bucket-store.js';
 import { LocalBucketStore } from './local-bucket-store.js';
@@ -19,6 +20,7 @@ import {
   type RateLimiter,
   type Settlement,
 } from './types.js';
+import { HeaderBound } from './header-bound.js';
 import { RefillWait } from './refill-wait.js';
 import { ServerWindow } from './server-window.js';
 
@@ -66,6 +68,7 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
   /** Fail the queued calls now: the store went down. */
   private readonly failWaiting = new Set<(e: Error) => void>();
   private readonly refillWait: RefillWait<B>;
+  private readonly headerBound: HeaderBound;
   private closed = false;
 
   constructor(
@@ -93,6 +96,7 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
       (b) => this.store.refillAt(b),
       (e) => this.emit(e),
     );
+    this.headerBound = new HeaderBound(opts.fallbackWindowMs, opts.clock ?? systemClock, (e) => this.emit(e));
     this.started = this.store.start(this.concurrency, this.maxConcurrent);
   }
 
@@ -163,7 +167,8 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
       this.inFlight--;
       this.slotWaiters.shift()?.();
     }
-    const freed = this.store.settle(spent, outcome.settlement);
+    // Both stores book the answer's headers only once they are within reason.
+    const freed = this.store.settle(spent, this.headerBound.clamp(outcome.settlement));
     if (freed) afterFree(freed);
     this.refillWait.check(this.inFlight, this.waiting);
     return outcome.value;

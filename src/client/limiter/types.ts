@@ -26,7 +26,9 @@ export type LimiterEvent =
   /** No call is in flight and every queued call waits for an empty bucket: nothing moves before the refill. */
   | { type: 'waiting_for_refill'; buckets: Bucket[]; queued: number; refillAt: number }
   | { type: 'limit_changed'; bucket: Bucket | 'max_concurrent'; limit: number; source: LimitSource }
-  | { type: 'store_error'; message: string };
+  | { type: 'store_error'; message: string }
+  /** A retry-after or x-ratelimit-reset pointed further ahead than the bound (two windows): it was read as the bound. Said once per header. */
+  | { type: 'header_clamped'; header: 'retry-after' | 'x-ratelimit-reset'; value: string; boundMs: number };
 
 export interface BucketState {
   bucket: Bucket;
@@ -64,7 +66,7 @@ export interface LimiterOptions {
   caps?: Partial<RateFigures>;
   /** Refill this long after x-ratelimit-reset, for clock skew with the server. */
   refillMarginMs: number;
-  /** Window assumed when the server sends no x-ratelimit-reset. */
+  /** Window assumed when the server sends no x-ratelimit-reset; a retry-after or reset past two of them is clamped to two. */
   fallbackWindowMs: number;
   /** Replace bottleneck's setTimeout(0) yields by setImmediate (see fast-yield.ts). */
   fastYield: boolean;
