@@ -51,14 +51,75 @@ export function neutralise(text: string): string {
     );
 }
 
-/** Characters a model may read as `<`: itself, fullwidth ＜, small ﹤. */
-const OPENERS = new Set([0x3c, 0xff1c, 0xfe64]);
+/**
+ * Characters a model may read as `<`, `/` or a letter of the tag's word, each with the ASCII it
+ * stands for: what NFKD leaves as it is (fullwidth ＜ and ｕ, mathematical 𝐮 and ﹤ fold by
+ * NFKD already). Letters map to lower case; the check ignores case. `‹` is not among them: it is
+ * what a defanged tag starts with.
+ */
+const LOOKALIKES: Record<string, string> = {
+  '<': '\u02C2\u02F1\u1438\u16B2\u2329\u276C\u276E\u2770\u27E8\u29FC\u3008\u227A\u22D6\u{1D236}',
+  '/': '\u1735\u2041\u2044\u2215\u2571\u27CB\u29F8\u3033\u30CE\u31D3\u4E3F\u{1D23A}',
+  u: '\u03C5\u057D\u1D1C\u028B\u0289\u1D7E\uAB4E\uAB52\uA79F\u222A\u22C3\u144C\u054D\uA4F4\u0244',
+  n: '\u0578\u057C\u0274\u039D\uA4E0\u043F\u0272\u019E',
+  t: '\u0442\u03C4\u1D1B\u0422\u03A4\uA4D4\u22A4\u27D9\u13A2\u0167\u0166\u01AB\u01AD\u0288',
+  r: '\u0433\u1D26\u0280\uAB47\u2C85\uA4E3\u13A1\u1587\u01A6\u024D\u024C\u027D',
+  s: '\u0455\uA731\u01BD\u0405\uA4E2\u13DA\u054F\uABAA\u023F\u0282',
+  e: '\u0435\u04BD\u212E\uAB32\u0415\u0395\uA4F0\u13AC\u2D39\u22FF\u0247\u0246',
+  d: '\u0501\u146F\uA4D3\u13A0\u15EA\u15DE\u1D05\u0111\u0110\u0257\u018A\u0256\u0189\u0221',
+};
+/** Which ASCII each look-alike stands for. */
+const LOOKALIKE_OF = new Map(Object.entries(LOOKALIKES).flatMap(([ascii, chars]) => [...chars].map((c) => [c, ascii] as const)));
+const LOOKALIKE = new RegExp(`[${[...LOOKALIKE_OF.keys()].join('')}]`, 'gu');
+/** Combining marks: an overlay (≮ is `<` and U+0338) or a stroke through a letter still reads as the letter under it. */
+const MARKS = /\p{M}+/gu;
+
+/** Text as a model reads its shapes: compatibility forms unfolded (NFKD), combining marks dropped, look-alikes as their ASCII. */
+function folded(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(MARKS, '')
+    .replace(LOOKALIKE, (c) => LOOKALIKE_OF.get(c)!);
+}
+
+/** Each code point's fold, remembered: few distinct characters ever come by, and normalize is costly per call. */
+const foldOf = new Map<number, string>();
+function foldChar(c: number): string {
+  let f = foldOf.get(c);
+  if (f === undefined) {
+    f = folded(String.fromCodePoint(c));
+    if (foldOf.size < 4_096) foldOf.set(c, f);
+  }
+  return f;
+}
+
+/** The folded text and, for each of its characters, where the code point it came from starts in the original. */
+function foldWithOrigin(text: string): { text: string; from: Int32Array } {
+  const parts: string[] = [];
+  let from = new Int32Array(text.length + 16);
+  let n = 0;
+  for (let i = 0; i < text.length; ) {
+    const c = text.codePointAt(i)!;
+    const f = c < 0x80 ? text[i]! : foldChar(c);
+    parts.push(f);
+    if (n + f.length > from.length) {
+      const grown = new Int32Array(2 * (n + f.length));
+      grown.set(from);
+      from = grown;
+    }
+    for (let k = 0; k < f.length; k++) from[n++] = i;
+    i += c > 0xffff ? 2 : 1;
+  }
+  return { text: parts.join(''), from };
+}
+
+/** `<` (fullwidth ＜ and small ﹤ fold to it). */
+const OPENER = 0x3c;
 /** The same written as an HTML character reference (`&lt;`, `&#60;`, `&#x3c;`), ending where the scan stands. */
 const OPENER_ENTITY = /&(?:lt|#0*60|#x0*3c);?$/i;
 /** The longest such reference, so the look-back reads a bounded slice. */
 const OPENER_ENTITY_MAX = 12;
-/** `/`, fullwidth ／, the division and fraction slashes. */
-const SLASHES = new Set([0x2f, 0xff0f, 0x2215, 0x2044]);
+const SLASH = 0x2f;
 const WORD = 'untrusted';
 const WORD_AT = /untrusted/gi;
 
@@ -69,15 +130,56 @@ const WORD_AT = /untrusted/gi;
 export const defangSteps = { count: 0 };
 
 /**
- * Every look-alike of a fence tag's start made harmless: `<`, `＜`, `﹤` or `&lt;`, then any
- * run of spaces (non-breaking and em spaces too), slashes and HIDDEN_MARKs, then
- * "untrusted" in any case, becomes `‹untrusted` or `‹/untrusted`. One literal search forward
- * to each word, one look back over the run before it: linear, where the regex it replaces
- * (`<\s*\/?\s*untrusted`) took quadratic time on `<` and a long run of spaces.
+ * Every look-alike of a fence tag's start made harmless: `<` or anything a model reads as it
+ * (＜, ﹤, ˂, ᐸ, 〈, ≮, `&lt;`), then any run of spaces (non-breaking and em spaces too), slashes
+ * (／, ∕, ⁄, ⧸…) and HIDDEN_MARKs, then "untrusted" in any case and in any look-alike letters
+ * (fullwidth, mathematical, Cyrillic ѕ, accents or overlays), becomes `‹untrusted` or
+ * `‹/untrusted`. Text without ASCII only is folded first (NFKD, combining marks dropped,
+ * look-alikes as their ASCII), and each tag found in the fold is replaced in the original;
+ * text that holds no such tag comes back exactly as written.
  */
 export function defangTags(text: string): string {
-  WORD_AT.lastIndex = 0;
+  if (!/[\u0080-\uFFFF]/.test(text)) return replaceTags(text, tagsIn(text));
+  // One native fold of the whole finds the tags; only when there is one is the text folded again, keeping positions.
+  const whole = folded(text);
+  defangSteps.count += text.length;
+  const found = tagsIn(whole);
+  if (found.length === 0) return text;
+  const fold = foldWithOrigin(text);
+  defangSteps.count += fold.text.length;
+  // Folding each code point gives the fold of the whole (NFKD only reorders the marks both drop); checked all the same.
+  const spans = fold.text === whole ? found : tagsIn(fold.text);
+  return replaceTags(
+    text,
+    spans.map(([a, b, slash]): Span => {
+      const last = fold.from[b - 1]!;
+      return [fold.from[a]!, last + (text.codePointAt(last)! > 0xffff ? 2 : 1), slash];
+    }),
+  );
+}
+
+/** A fake tag's start: where it begins and ends in the text, and whether it closes. */
+type Span = [number, number, boolean];
+
+function replaceTags(text: string, spans: Span[]): string {
+  if (spans.length === 0) return text;
   let out = '';
+  let copied = 0;
+  for (const [a, b, slash] of spans) {
+    out += `${text.slice(copied, a)}‹${slash ? '/' : ''}${WORD}`;
+    copied = b;
+  }
+  return out + text.slice(copied);
+}
+
+/**
+ * The fake tag starts in a text whose look-alikes are folded. One literal search forward to
+ * each word, one look back over the run before it: linear, where the regex it replaces
+ * (`<\s*\/?\s*untrusted`) took quadratic time on `<` and a long run of spaces.
+ */
+function tagsIn(text: string): Span[] {
+  WORD_AT.lastIndex = 0;
+  const spans: Span[] = [];
   let copied = 0;
   let steps = 0;
   let read = 0;
@@ -91,24 +193,24 @@ export function defangTags(text: string): string {
     for (;;) {
       steps++;
       const c = text.charCodeAt(from - 1);
-      if (from > copied && (SLASHES.has(c) || isSpace(c))) {
-        slash ||= SLASHES.has(c);
+      if (from > copied && (c === SLASH || isSpace(c))) {
+        slash ||= c === SLASH;
         from--;
       } else if (from - HIDDEN_MARK.length >= copied && text.startsWith(HIDDEN_MARK, from - HIDDEN_MARK.length)) from -= HIDDEN_MARK.length;
       else break;
     }
     let start = -1;
-    if (from > copied && OPENERS.has(text.charCodeAt(from - 1))) start = from - 1;
+    if (from > copied && text.charCodeAt(from - 1) === OPENER) start = from - 1;
     else {
       const entity = OPENER_ENTITY.exec(text.slice(Math.max(copied, from - OPENER_ENTITY_MAX), from));
       if (entity) start = from - entity[0].length;
     }
     if (start < 0) continue;
-    out += `${text.slice(copied, start)}‹${slash ? '/' : ''}${WORD}`;
+    spans.push([start, at + WORD.length, slash]);
     copied = at + WORD.length;
   }
   defangSteps.count += steps + text.length - read;
-  return copied === 0 ? text : out + text.slice(copied);
+  return spans;
 }
 
 /** JavaScript's `\s`, by code: a regex per character would cost more than the scan. */
