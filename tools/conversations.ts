@@ -66,7 +66,15 @@ export const conversationTools = [
       messages: z.array(message).optional(),
       counts: counts.optional(),
       older: older.optional(),
-      meta: z.looseObject({ sibling_cap_reached: z.boolean().optional(), cache_age_seconds: z.number().int().optional() }).optional(),
+      meta: z
+        .looseObject({
+          sibling_cap_reached: z
+            .boolean()
+            .optional()
+            .describe("Present: the lead has more email threads than the API assembles; the others' messages are not here (list_replies lists every reply)."),
+          cache_age_seconds: z.number().int().optional(),
+        })
+        .optional(),
       conversations: z
         .array(z.looseObject({ lead_id: z.string(), messages: z.array(message).optional(), counts: counts.optional(), older: older.optional() }))
         .optional()

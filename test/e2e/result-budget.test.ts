@@ -133,8 +133,8 @@ describe('Every result has a byte budget (24,576 bytes by default, --max-result-
     expect(text.split(`<${tag}`).length).toBe(text.split(`</${tag}>`).length);
     const sc = r.structuredContent as { messages: unknown[]; left_out: { count: number; fetch_rest: Record<string, unknown> } };
     expect(sc.left_out.count).toBeGreaterThan(0);
-    // The rest is read on from the first message left out, with every argument of this call.
-    expect(sc.left_out.fetch_rest).toEqual({ lead_id: long.id, limit: 200, max_body_chars: 100_000, offset: sc.messages.length });
+    // The rest is read on from the first message left out, with every other argument of this call, for all that are left.
+    expect(sc.left_out.fetch_rest).toEqual({ lead_id: long.id, limit: 200 - sc.messages.length, max_body_chars: 100_000, offset: sc.messages.length });
     expect(text).toContain('left out to keep this result within 8000 bytes');
   });
   it('the conversation resource keeps to the budget too', async () => {

@@ -5,6 +5,8 @@ import { ReplyInboxClient } from '../../src/client/index.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
 import { MANY_LEADS_MESSAGES } from '../../src/mcp/reads/conversations.js';
+import { SIBLING_CAP, SIBLING_CAP_LINE } from '../../src/mcp/reads/conversation.js';
+import { SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 
 type Started = Awaited<ReturnType<typeof inProcessServer>>;
 let sb: Sandbox;
@@ -61,10 +63,12 @@ describe('get_conversation reads the newest few by default and says how to read 
     expect(bytes(r.text)).toBeLessThanOrEqual(4_000);
     expect(bytes(JSON.stringify(r.structured))).toBeLessThanOrEqual(4_000);
     expect(r.structured.counts).toEqual({ shown: 10, returned_by_api: 200, longer_than_api_serves: true, older_not_shown: 190 });
-    expect(r.structured.older).toEqual({ count: 190, fetch_rest: { lead_id: lead, offset: 10 } });
+    expect(r.structured.older).toEqual({ count: 190, fetch_rest: { lead_id: lead, offset: 10, limit: 190 } });
     expect(r.text).toContain('the newest 10 of the 200 messages the API returned, oldest first');
-    // The call given reads the next 10 (its limit), not all 190: the text says so.
-    expect(r.text).toContain(`190 older messages not shown: to read the next 10, call get_conversation with {"lead_id":"${lead}","offset":10}.`);
+    // The call given asks for all 190 left, whatever this call's limit: the result budget cuts it to what one result holds.
+    expect(r.text).toContain(
+      `190 older messages not shown: to read them, as many per call as the result budget holds, call get_conversation with {"lead_id":"${lead}","offset":10,"limit":190}.`,
+    );
     expect(r.text).toContain('longer than the 200 newest messages the API serves');
     // Oldest first: the last shown is the newest the API returned.
     const ids = await apiIds(lead);
@@ -83,29 +87,53 @@ describe('get_conversation reads the newest few by default and says how to read 
 
 describe('a conversation continuation never repeats itself', () => {
   for (const order of ['asc', 'desc'] as const) {
-    it(`limit 200, order ${order}, whole bodies, a 4,096-byte budget: each continuation starts at the first message left out, keeps every argument, and reaches all 200`, async () => {
+    it(`limit 200, order ${order}, whole bodies, a 4,096-byte budget: each continuation starts at the first message left out, keeps every other argument, asks for all that are left, and reaches all 200`, async () => {
       const lead = longLead();
       const first = { lead_id: lead, limit: 200, order, max_body_chars: 100_000 };
       const { seen, calls } = await followAll(small, first);
       expect(calls.length).toBeGreaterThan(2);
-      for (const c of calls.slice(1)) expect(c).toMatchObject({ lead_id: lead, limit: 200, order, max_body_chars: 100_000 });
+      for (const c of calls.slice(1)) expect(c).toMatchObject({ lead_id: lead, limit: 200 - Number(c.offset), order, max_body_chars: 100_000 });
       expect(new Set(seen).size).toBe(seen.length);
       expect(new Set(seen)).toEqual(new Set(await apiIds(lead)));
     });
   }
-  it('the default read followed to the end: 20 calls of 10, each the next 10 older', async () => {
-    const lead = longLead();
-    const { seen, calls } = await followAll(s, { lead_id: lead });
-    expect(calls).toHaveLength(20);
-    expect(seen).toHaveLength(200);
-    expect(new Set(seen)).toEqual(new Set(await apiIds(lead)));
-  });
+  // Issue 30, item 5: the continuation read 10 a call (20 calls), or 2 a call after limit:2 (99 calls).
+  it.each([[{}], [{ limit: 2 }], [{ limit: 1, order: 'desc' }]])(
+    'the 200-message thread from a first read with %j: followed to the end in at most 4 calls, as many per call as the budget holds',
+    async (first) => {
+      const lead = longLead();
+      const { seen, calls } = await followAll(s, { lead_id: lead, ...first });
+      expect(calls.length).toBeLessThanOrEqual(4);
+      expect(seen).toHaveLength(200);
+      expect(new Set(seen)).toEqual(new Set(await apiIds(lead)));
+    },
+  );
   it("a cut by the server's budget is not blamed on the API", async () => {
     const r = await call(small, { lead_id: longLead(), limit: 200, max_body_chars: 100_000 });
     expect(r.structured.left_out.count).toBeGreaterThan(0);
     expect(r.text).not.toMatch(/API gives no way/);
     expect(r.structured.counts.shown).toBe(r.structured.messages.length);
     expect(r.structured.older.fetch_rest).toEqual(r.structured.left_out.fetch_rest);
+  });
+});
+
+describe('spec (Limits): a conversation is assembled from at most 12 sibling threads', () => {
+  it('a lead past the cap: the answer says what is in the view, what is not, and where the rest is read', async () => {
+    const lead = [...sb.store.leads.all()].find((l) => l.email === SPECIAL_EMAILS.manyThreads)!.id;
+    const r = await call(s, { lead_id: lead });
+    expect(r.structured.meta).toMatchObject({ sibling_cap_reached: true });
+    expect(r.text).toContain(SIBLING_CAP_LINE);
+    for (const said of [
+      `only messages of ${SIBLING_CAP} of its threads are in this view`,
+      'those of the others are not',
+      'no argument of get_conversation reads them',
+      'list_replies lists every reply',
+    ]) {
+      expect(SIBLING_CAP_LINE).toContain(said);
+    }
+    // Several leads in one call say it too, shorter, with the same pointer.
+    const many = await call(s, { lead_ids: [lead] });
+    expect(many.text).toContain(`only ${SIBLING_CAP} of its email threads assembled (list_replies lists the replies of all)`);
   });
 });
 

@@ -16,7 +16,9 @@ describe('a cut conversation names what cut it', () => {
     const r = await call('get_conversation', { lead_id: lead.id, limit: 1 });
     expect(r.structured.counts).toMatchObject({ shown: 1, returned_by_api: 200, older_not_shown: 199 });
     expect(r.text).toContain('the newest 1 of the 200 messages the API returned');
-    expect(r.text).toContain(`199 older messages not shown: to read the next one, call get_conversation with {"lead_id":"${lead.id}","limit":1,"offset":1}.`);
+    expect(r.text).toContain(
+      `199 older messages not shown: to read them, as many per call as the result budget holds, call get_conversation with {"lead_id":"${lead.id}","limit":199,"offset":1}.`,
+    );
   });
 
   it("at limit 200 the service's own cap is what cuts it", async () => {

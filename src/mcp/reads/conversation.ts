@@ -110,16 +110,21 @@ export async function runConversation(ctx: ReaderContext, raw: Record<string, un
     items: {
       key: 'messages',
       keep: order === 'asc' ? 'tail' : 'head',
-      // A cut keeps the newest messages; the read continues at the first one left out.
-      rest: (kept) => (args.message_id === undefined ? continueAt(args, kept) : null),
+      // A cut keeps the newest messages; the read continues at the first one left out, for all that are left.
+      rest: (kept) => (args.message_id === undefined ? continueAt(args, kept, read.counts.returned_by_api) : null),
       cut: (s, kept) => cutConversation(s as unknown as Shaped, kept, order, args) as unknown as Row,
     },
   };
 }
 
-/** The call that reads on from the `shown`-th message after this call's offset: every argument kept. */
-function continueAt(args: ConversationArgs, shown: number): Row {
-  return { ...args, offset: (args.offset ?? 0) + shown };
+/**
+ * The call that reads on from the `shown`-th message after this call's offset, every argument
+ * kept but limit: it asks for all the messages left of the `returned`, whatever limit this call
+ * used, and the result budget cuts that to as many as one result holds (with the next such call).
+ */
+function continueAt(args: ConversationArgs, shown: number, returned: number): Row {
+  const offset = (args.offset ?? 0) + shown;
+  return { ...args, offset, limit: Math.max(1, returned - offset) };
 }
 
 /** The conversation with only `kept` of its messages (the newest), its counts and continuation said again. */
@@ -133,7 +138,7 @@ function cutConversation(c: Shaped, kept: number, order: 'asc' | 'desc', args: C
 function olderPart(args: ConversationArgs, counts: ConversationCounts): { counts: ConversationCounts; older?: Row } {
   const older = counts.older_not_shown ?? 0;
   if (older <= 0 || args.message_id !== undefined) return { counts };
-  return { counts, older: { count: older, fetch_rest: continueAt(args, counts.shown) } };
+  return { counts, older: { count: older, fetch_rest: continueAt(args, counts.shown, counts.returned_by_api) } };
 }
 
 /** One thread request: the newest messages of the lead (up to 200), the window asked for, shaped. */
@@ -225,20 +230,25 @@ export interface ShapedMessage {
   attachments?: { id: string; filename: string }[];
 }
 
+/** The most sibling threads the API assembles into one conversation (spec: Limits). */
+export const SIBLING_CAP = 12;
+
+/** What a conversation at the sibling cap holds, what it leaves out, and where the rest is read. */
+export const SIBLING_CAP_LINE = `This lead has more than the ${SIBLING_CAP} email threads the API assembles into a conversation: only messages of ${SIBLING_CAP} of its threads are in this view, those of the others are not, and no argument of get_conversation reads them (refresh neither). list_replies lists every reply the lead sent, across all its threads, with subject and body_preview.`;
+
 /** The lines that state a read's true counts and how to read on, shared by the tool and the resource. */
 export function countLines(c: Shaped, order: 'asc' | 'desc'): string[] {
   const { shown, offset = 0, returned_by_api: returned, older_not_shown: older = 0 } = c.counts;
   const which = offset === 0 ? `the newest ${shown}` : `numbers ${offset + 1}-${offset + shown} counted from the newest`;
   const lines = [`Lead ${c.lead_id}: ${which} of the ${returned} messages the API returned, ${order === 'asc' ? 'oldest first' : 'newest first'}.`];
   if (c.older) {
-    // The call reads on by its limit: say how many it gives when that is fewer than are left.
-    const step = Number((c.older.fetch_rest as Row).limit ?? DEFAULT_MESSAGES);
-    const what = older <= step ? 'to read them' : step === 1 ? 'to read the next one' : `to read the next ${step}`;
-    lines.push(`${older} older message${older === 1 ? '' : 's'} not shown: ${what}, call get_conversation with ${JSON.stringify(c.older.fetch_rest)}.`);
+    lines.push(
+      `${older} older message${older === 1 ? '' : 's'} not shown: to read them, as many per call as the result budget holds, call get_conversation with ${JSON.stringify(c.older.fetch_rest)}.`,
+    );
   }
   if (c.counts.longer_than_api_serves)
     lines.push(`The thread is longer than the ${CONVERSATION_CAP} newest messages the API serves: messages older than those cannot be read.`);
-  if (c.meta.sibling_cap_reached) lines.push("Only 12 of this lead's email threads were assembled.");
+  if (c.meta.sibling_cap_reached) lines.push(SIBLING_CAP_LINE);
   if (c.meta.cache_age_seconds) lines.push(`Cached ${c.meta.cache_age_seconds} s ago (refresh=true for a fresh copy).`);
   return lines;
 }

@@ -4,6 +4,7 @@ import type { ToolOutput } from '../view/output.js';
 import {
   CONVERSATION_CAP,
   type ConversationArgs,
+  SIBLING_CAP,
   type ReaderContext,
   type Shaped,
   type ShapedMessage,
@@ -116,7 +117,7 @@ function leadHeading(c: Shaped, order: 'asc' | 'desc'): string {
     `${which} of ${returned}${c.counts.longer_than_api_serves ? ` (the API's cap of ${CONVERSATION_CAP}; older ones cannot be read)` : ''} shown, ${order === 'asc' ? 'oldest first' : 'newest first'}`,
   ];
   if (c.older) parts.push(`${older} older: get_conversation ${JSON.stringify(c.older.fetch_rest)}`);
-  if (c.meta?.sibling_cap_reached) parts.push('only 12 of its email threads assembled');
+  if (c.meta?.sibling_cap_reached) parts.push(`only ${SIBLING_CAP} of its email threads assembled (list_replies lists the replies of all)`);
   if (c.meta?.cache_age_seconds) parts.push(`cache ${c.meta.cache_age_seconds} s old`);
   return `## Lead ${c.lead_id}: ${parts.join('; ')}`;
 }
