@@ -1,8 +1,11 @@
 import { type IncomingMessage, type ServerResponse, createServer, request } from 'node:http';
 import { listenLoopback } from './listen.js';
 
-/** What the gateway does with the API's answer: pass it on, replace it with a status, or cut the connection. */
-export type GatewayFault = number | 'cut' | null;
+/**
+ * What the gateway does with the API's answer: pass it on, replace it with a status (an HTML
+ * page), or with a status and a body of `bytes` spaces, declared (a huge 201, say), or cut the connection.
+ */
+export type GatewayFault = number | { status: number; bytes: number } | 'cut' | null;
 
 export interface Gateway {
   url: string;
@@ -14,6 +17,8 @@ export interface Gateway {
   fault: (method: string, url: string) => GatewayFault;
   /** Answers a request itself instead of passing it on when it returns true (a huge or endless body, say). */
   answer: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Holds the API's answer back, the request applied, until the promise settles (a slow API); null holds nothing. */
+  hold: (method: string, url: string) => Promise<void> | null;
   close(): Promise<void>;
 }
 
@@ -24,13 +29,18 @@ export interface Gateway {
  */
 export async function startGateway(target: string): Promise<Gateway> {
   const upstream = new URL(target);
-  const gw: Gateway = { url: '', requests: [], replaced: [], fault: () => null, answer: () => false, close: async () => undefined };
+  const gw: Gateway = { url: '', requests: [], replaced: [], fault: () => null, answer: () => false, hold: () => null, close: async () => undefined };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const line = `${req.method} ${req.url}`;
     gw.requests.push(line);
     if (gw.answer(req, res)) return;
     const fault = gw.fault(req.method ?? '', req.url ?? '');
+    const held = gw.hold(req.method ?? '', req.url ?? '');
     const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+      if (held) void held.then(() => pass(up));
+      else pass(up);
+    });
+    const pass = (up: IncomingMessage) => {
       if (fault === null) {
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
@@ -44,10 +54,17 @@ export async function startGateway(target: string): Promise<Gateway> {
           res.socket?.destroy();
           return;
         }
+        if (typeof fault === 'object') {
+          // The client may hang up once it has read the declared length.
+          res.on('error', () => undefined);
+          res.writeHead(fault.status, { 'content-type': 'application/json', 'content-length': String(fault.bytes), connection: 'close' });
+          res.end(Buffer.alloc(fault.bytes, ' '));
+          return;
+        }
         res.writeHead(fault, { 'content-type': 'text/html', connection: 'close' });
         res.end(`<html><body><h1>${fault} gateway error</h1></body></html>`);
       });
-    });
+    };
     out.on('error', () => res.destroy());
     req.pipe(out);
   });

@@ -13,6 +13,7 @@ import type { HttpAuth } from '../mcp/transport/http/auth.js';
 import { LOOPBACK_NAMES } from '../mcp/transport/http/listen.js';
 import { InboxServer } from '../mcp/server.js';
 import { InboxWatch } from '../mcp/live/inbox-watch.js';
+import { type KeyWrites, KeyWritesRegistry } from '../mcp/writes/key-writes.js';
 import { serveStdio } from '../mcp/transport/stdio.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { SANDBOX_KEYS } from '../sandbox/seed/keys.js';
@@ -27,12 +28,17 @@ interface Parts {
   apiKey: string | undefined;
   store: RedisLimitStore | undefined;
   sandbox: Sandbox | null;
+  /** Each key's duplicate guard and delete record, shared by its sessions (and instances, with --redis). */
+  writes: KeyWritesRegistry;
 }
 
 const USER_AGENT = `reply-inbox-mcp/${VERSION}`;
 
+/** The write records of each client's key, found again by the sessions built over that client. */
+const writesOf = new WeakMap<ReplyInboxClient, KeyWrites>();
+
 function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void, me?: CallResult): ReplyInboxClient {
-  return new ReplyInboxClient({
+  const client = new ReplyInboxClient({
     apiKey,
     baseUrl: p.baseUrl,
     logger: p.log.child({ part: 'client' }),
@@ -41,6 +47,8 @@ function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) =
     sharedLimits: p.store,
     me: me as CallResult<Me> | undefined,
   });
+  writesOf.set(client, p.writes.forKey(apiKey));
+  return client;
 }
 
 /** One poller per client, so per key: every session of the key shares it (none when watching is off). */
@@ -69,6 +77,7 @@ function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
     maxResultBytes: c.maxResultBytes,
     confirm: c.confirm,
     inboxWatch: watchOf(p, client),
+    writes: writesOf.get(client),
   });
 }
 
@@ -165,7 +174,8 @@ async function main(): Promise<number> {
   const store = config.redis
     ? new (await import('../client/limiter/redis/limit-store.js')).RedisLimitStore({ url: config.redis, logger: log.child({ part: 'redis' }) })
     : undefined;
-  const parts: Parts = { config, log, baseUrl, apiKey, store, sandbox };
+  const writes = new KeyWritesRegistry({ log: log.child({ part: 'writes' }), ...(store ? { redis: store } : {}) });
+  const parts: Parts = { config, log, baseUrl, apiKey, store, sandbox, writes };
   if (config.http) {
     try {
       return await runHttp(parts);

@@ -316,13 +316,16 @@ export class ReplyInboxClient {
   /**
    * A write that may have been applied is reported as such, never resent. A 5xx counts
    * for a write that is not idempotent: a gateway may answer it after the API did the work.
-   * A 408 counts for every write: a proxy gives up waiting, not the API.
+   * A 408 counts for every write: a proxy gives up waiting, not the API; so does a 2xx too large
+   * to read and a 3xx, neither of which says the write was refused.
    */
   private final(p: Prepared, opts: CallOptions, err: ReplyInboxError): ReplyInboxError {
     if (p.endpoint.write && (err instanceof NetworkError || err instanceof TimeoutError) && err.sent === 'maybe') {
       return this.unknownOutcome(p, opts, err);
     }
     if (p.endpoint.write && err instanceof ApiError && err.status === 408) return this.unknownOutcome(p, opts, err);
+    // A success too large to read, or a redirect: the API may have done the work before the answer went wrong.
+    if (p.endpoint.write && err instanceof ApiError && err.status >= 200 && err.status < 400) return this.unknownOutcome(p, opts, err);
     if (p.endpoint.write && !p.endpoint.idempotent && err instanceof ApiError && err.status >= 500) return this.unknownOutcome(p, opts, err);
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) this.cache.forget('get_me ');
     return err;

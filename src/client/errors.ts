@@ -173,11 +173,14 @@ export class LimiterUnavailableError extends ReplyInboxError {
   }
 }
 
-/** What lost the answer, in words: a timeout, the connection, or a 5xx from the service or a gateway before it. */
+/** What lost the answer, in words: a timeout, a cancel, the connection, or an answer that is no success nor a refusal. */
 function lostBy(cause: ReplyInboxError): string {
   if (cause.code === 'timeout') return 'the timeout';
+  if (cause.code === 'cancelled') return 'the call was cancelled (its answer was not waited for)';
   const status = (cause as { status?: unknown }).status;
-  if (typeof status !== 'number') return 'the connection failed';
+  if (typeof status !== 'number') return cause.code === 'network_error' ? 'the connection failed' : `the call failed (${cause.code})`;
+  if (status >= 300 && status < 400) return `its answer came back as a redirect (HTTP ${status}), not followed`;
+  if (cause.code === 'response_too_large') return `its answer (HTTP ${status}) came back too large to read`;
   if (cause.code === 'invalid_response') return `its answer (HTTP ${status}) came back unreadable (not JSON)`;
   return `the answer HTTP ${status} (${cause.code}) came back`;
 }

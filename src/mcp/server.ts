@@ -15,8 +15,8 @@ import { bindSessionAccess } from './context/session-access.js';
 import { type Hidden, type Selection, selectTools } from './tool/registry.js';
 import { registerResources } from './context/resources/register.js';
 import { publishedTool } from './tool/publish.js';
-import { RecentCreates } from './pipeline/duplicate-guard.js';
-import { Deleted } from './pipeline/deleted.js';
+import { type KeyWrites, keyWrites } from './writes/key-writes.js';
+import { MemoryRecords } from './writes/records.js';
 import { UserIds } from './pipeline/user-ids.js';
 import { ScopeWatch } from './scope-watch.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './view/result-budget.js';
@@ -49,6 +49,8 @@ export interface InboxServerOptions {
   confirm?: ConfirmMode;
   /** The poller shared by every session of this key: with it, leads and conversations can be subscribed to. */
   inboxWatch?: InboxWatch;
+  /** The key's duplicate guard and delete record, shared by every session and instance of the key (KeyWritesRegistry); default this server's own. */
+  writes?: KeyWrites;
 }
 
 interface MeLike {
@@ -76,10 +78,8 @@ export class InboxServer {
   private refreshing: Promise<boolean> | null = null;
   private readonly notices: Notices;
   private readonly watch: ScopeWatch;
-  /** Creates that succeeded lately, so that a repeated identical call creates nothing. */
-  private readonly recentCreates: RecentCreates;
-  /** Objects this server deleted, so that a repeated delete says so. */
-  private readonly deleted: Deleted;
+  /** The key's creates and deletes of late, so that a repeated identical call creates nothing and a repeated delete says so. */
+  private readonly writes: KeyWrites;
   /** The owner's user and member ids, to map a member id where a user id is taken. */
   private readonly userIds = new UserIds();
   /** This session's resource subscriptions, when watching is on. */
@@ -93,8 +93,7 @@ export class InboxServer {
       { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: ANSWER_VALIDATOR },
     );
     this.notices = new Notices(this.mcp, o.log);
-    this.recentCreates = new RecentCreates(o.now);
-    this.deleted = new Deleted(o.now);
+    this.writes = o.writes ?? keyWrites(new MemoryRecords(o.now), { ...(o.now ? { now: o.now } : {}), log: o.log });
     this.api = checkedApi(o.api);
     const server = this.mcp.server;
     // A client that renders MCP Apps sees which tools have one; any other sees the list as it was.
@@ -220,8 +219,8 @@ export class InboxServer {
       workspaces: () => this.workspaces,
       defaultWorkspace: () => this.defaultWorkspace,
       userIds: this.userIds,
-      recentCreates: this.recentCreates,
-      deleted: this.deleted,
+      recentCreates: this.writes.creates,
+      deleted: this.writes.deleted,
       confirm: this.o.confirm ?? 'destructive',
       maxResultBytes: this.maxResultBytes,
       toolDeadlineMs: this.o.toolDeadlineMs ?? DEFAULT_TIMEOUTS.deadlineMs,

@@ -16,8 +16,8 @@ import type { ToolOutput } from '../view/output.js';
 import { byteLength, fitResult } from '../view/result-budget.js';
 import { ownStrings } from '../view/shape.js';
 import { Continuation } from './continuation.js';
-import type { Deleted } from './deleted.js';
-import { type RecentCreates, duplicateAnswer } from './duplicate-guard.js';
+import type { Deleted } from '../writes/deleted.js';
+import { type RecentCreates, duplicateAnswer } from '../writes/duplicate-guard.js';
 import { keepAlive } from './keep-alive.js';
 import { multiPageApi, multiPageSummary } from './multipage.js';
 import { checkOutput } from './response-check.js';
@@ -270,7 +270,11 @@ function withUserIds(ids: UserIds, tool: ToolDef, workspace: string, out: ToolOu
   return { ...out, structured: { ...out.structured, data: ids.withUserIds(workspace, out.structured.data) } };
 }
 
-/** A guarded create runs unless an identical one succeeded lately; a delete remembers what it deleted; the rest just runs. */
+/**
+ * A guarded create runs unless an identical one of this key succeeded lately, is unsettled or
+ * in flight; a delete remembers what it deleted; a read that settles an unsettled create says
+ * it was made; the rest just runs.
+ */
 async function createOnce(
   deps: CallDeps,
   tool: ToolDef,
@@ -279,10 +283,14 @@ async function createOnce(
   allowDuplicate: boolean,
   create: () => Promise<ToolOutput>,
 ): Promise<ToolOutput> {
-  if (!tool.guarded) return deps.deleted.run(tool.endpoint, { ...args, workspace }, create);
-  if (allowDuplicate) return (await deps.recentCreates.run(tool.name, workspace, args, create, { always: true })).out;
-  const r = await deps.recentCreates.run(tool.name, workspace, args, create);
-  return r.earlier ? duplicateAnswer(tool.name, r.out, r.earlier.secondsAgo) : r.out;
+  if (!tool.guarded) {
+    const startedAt = deps.now();
+    const out = await deps.deleted.run(tool.endpoint, { ...args, workspace }, create);
+    await deps.recentCreates.checked(tool.endpoint, workspace, args, startedAt);
+    return out;
+  }
+  const r = await deps.recentCreates.run(tool.endpoint, workspace, args, create, { always: allowDuplicate });
+  return 'out' in r ? r.out : duplicateAnswer(tool.name, r.duplicateOf, r.secondsAgo);
 }
 
 /** Both forms within the budget, cut at an item when they must be (cut says so); what the agent wrote itself is not fenced. */

@@ -127,7 +127,17 @@ export class RedisLimitStore implements RedisLink {
 
   /** A bottleneck limiter id; bottleneck makes its keys `b_<id>_…`, so the tag stays their first `{…}`. */
   limiterId(tag: string, part: string): string {
+    return this.keyName(tag, part);
+  }
+
+  /** A name in Redis for something of a key's (a limiter, its write records): its tag in braces, so all of it shares one Cluster slot. */
+  keyName(tag: string, part: string): string {
     return `ri:${LAYOUT}:{${tag}}:${part}`;
+  }
+
+  /** The commands connection, for the records a key keeps beside its limiters (src/mcp/writes). */
+  get commands(): Redis | Cluster {
+    return this.client;
   }
 
   /** Hear when Redis no longer holds a limiter's state (FLUSHALL, restart, expiry); returns the way to stop. */
