@@ -1,4 +1,4 @@
-import { mayHoldSecret, redactDeep } from '../redact.js';
+import { type Redactor, knownSecrets, redactDeep } from '../redact.js';
 import type { Endpoint } from '../api/endpoints.js';
 import { errorEnvelopeSchema } from '../api/errors.js';
 import { ApiError } from './errors.js';
@@ -7,22 +7,33 @@ import { type RateInfo, readRateInfo } from './limiter/rate-headers.js';
 
 // Reading an answer of the API: its JSON, its error, its size. The client and the key probe both read answers.
 
-/** A JSON body from the API, with any secret it echoes (in whatever form) redacted before anyone sees it. */
-export function parseJson(body: Buffer): unknown {
+/**
+ * A JSON body from the API, with any secret it echoes (in whatever form) redacted before anyone
+ * sees it: the known secrets, or those of `r` (the key a probe asks about, not registered yet).
+ */
+export function parseJson(body: Buffer, r: Redactor = knownSecrets): unknown {
   const text = body.toString('utf8');
   const data: unknown = JSON.parse(text);
-  return mayHoldSecret(text) ? redactDeep(data) : data;
+  return r.mayHold(text) ? redactDeep(data, r) : data;
+}
+
+/** How an error answer is read: its rate headers, the longest retry_after believed (seconds), the secrets it is cleaned of. */
+export interface ErrorReading {
+  info?: RateInfo;
+  maxRetryAfter?: number;
+  redactor?: Redactor;
 }
 
 /**
  * An answer of the API that is an error, in the API's own terms when it sent its envelope;
  * a retry_after past `maxRetryAfter` seconds is told as that bound (as the limiter reads it).
  */
-export function apiErrorOf(e: Endpoint, res: HttpResponse, info: RateInfo = readRateInfo(res.headers), maxRetryAfter = Number.POSITIVE_INFINITY): ApiError {
+export function apiErrorOf(e: Endpoint, res: HttpResponse, o: ErrorReading = {}): ApiError {
+  const { info = readRateInfo(res.headers), maxRetryAfter = Number.POSITIVE_INFINITY } = o;
   const within = (s: number | undefined) => (s === undefined ? s : Math.min(s, maxRetryAfter));
   let parsed: unknown;
   try {
-    parsed = parseJson(res.body);
+    parsed = parseJson(res.body, o.redactor);
   } catch {
     parsed = undefined;
   }

@@ -352,7 +352,7 @@ export class ReplyInboxClient {
       const error = res.tooLarge
         ? tooLargeError(e, res)
         : res.status >= 400
-          ? apiErrorOf(e, res, info, this.maxRetryAfter)
+          ? apiErrorOf(e, res, { info, maxRetryAfter: this.maxRetryAfter })
           : res.status >= 300
             ? redirectError(e, res)
             : undefined;

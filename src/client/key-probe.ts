@@ -1,3 +1,4 @@
+import { withSecret } from '../redact.js';
 import { ENDPOINT_BY_NAME } from '../api/endpoints.js';
 import type { Me } from '../api/resources.js';
 import { apiErrorOf, parseJson, tooLargeError } from './answers.js';
@@ -26,10 +27,10 @@ export class KeyProbe {
 
   /** The key's GET /v1/me answer, or the API's refusal as an ApiError. */
   async me(apiKey: string, signal: AbortSignal = AbortSignal.timeout(DEFAULT_TIMEOUTS.headersMs)): Promise<CallResult<Me>> {
-    // The key is not registered with the redaction here: each registration compiles a new
-    // pattern of every known secret, which for a flood of made-up keys cost 257 MB of RSS and
-    // 13x the time over 3,000 keys. Its key shape is still redacted, and a refusal goes back
-    // only to the caller who sent the key.
+    // The answer is cleaned of this key before it is parsed, in any form the API echoes it, though
+    // the key is not registered: each registration compiles a new pattern of every known secret,
+    // which for a flood of made-up keys cost 257 MB of RSS and 13x the time over 3,000 keys.
+    const redactor = withSecret(apiKey);
     const res = await this.send(apiKey, signal).catch((e: unknown) => {
       // A pooled connection the API closed while idle fails the request it was given; a GET is
       // safe to send again, once, on a fresh one (a busy server's timers run late).
@@ -37,10 +38,10 @@ export class KeyProbe {
       throw e;
     });
     if (res.tooLarge) throw tooLargeError(GET_ME, res);
-    if (res.status >= 400) throw apiErrorOf(GET_ME, res);
+    if (res.status >= 400) throw apiErrorOf(GET_ME, res, { redactor });
     let data: unknown;
     try {
-      data = parseJson(res.body);
+      data = parseJson(res.body, redactor);
     } catch {
       throw new ApiError({ status: res.status, code: 'invalid_response', message: 'get_me answered with a body that is not JSON.', endpoint: GET_ME.name });
     }
