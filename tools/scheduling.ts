@@ -2,7 +2,7 @@ import { defineTool } from '../src/mcp/tool/define.js';
 import { listOutput, objectOf } from '../src/mcp/tool/outputs.js';
 import { VIEW, viewOutput } from './support/compact.js';
 import { runProjected } from './support/project.js';
-import { runSlots } from './support/zone-time.js';
+import { runSlots, slotsOutput } from './support/zone-time.js';
 
 export const schedulingTools = [
   defineTool({
@@ -23,9 +23,9 @@ export const schedulingTools = [
     endpoint: 'get_slots',
     title: 'Free slots of an event type',
     description:
-      "Free start times of an event type between from and to (at most 60 days), clamped to its booking window; an empty list gives a reason when known. Times are in the timezone asked for (else the event type's), with offset. A live calendar read: costs one upstream call.",
+      "Free times of an event type from..to (at most 60 days), clamped to its booking window: by day, as ranges with slot count, length and step; an empty answer says why when known. Times in the timezone asked for, else the event type's. A live calendar read: costs one upstream call.",
     docs: { from: 'Window start, date-time.', to: 'Window end, date-time (≤ 60 days after from).' },
-    output: objectOf('availability'),
+    output: slotsOutput(),
     run: runSlots,
   }),
 ];

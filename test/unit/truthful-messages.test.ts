@@ -61,17 +61,17 @@ describe('a repeated delete_task says the task is already deleted', () => {
 });
 
 describe('get_slots shows times in the zone asked for, with the offset, in text and structuredContent alike', () => {
-  it('Europe/Berlin slots carry +01:00 or +02:00 and are the same instants', async () => {
+  it('Europe/Berlin days carry +01:00 or +02:00, the same in both forms', async () => {
     const et = [...server.sb.store.eventTypes.all()].find((e) => e.workspace === 'acme' && e.active)!;
     const from = new Date(Date.parse('2026-11-21T00:00:00Z'));
     const to = new Date(from.getTime() + 14 * 86_400_000);
     const r = await call('get_slots', { event_type_id: et.id, from: from.toISOString(), to: to.toISOString(), timezone: 'Europe/Berlin' });
     expect(r.isError).toBe(false);
-    expect(r.text).toContain('Times are in Europe/Berlin');
-    expect(r.structured.slots.length).toBeGreaterThan(0);
-    for (const s of r.structured.slots) {
-      expect(s.start).toMatch(/\+0[12]:00$/);
-      expect(r.text).toContain(s.start);
+    expect(r.text).toContain('Times in Europe/Berlin');
+    expect(r.structured.days.length).toBeGreaterThan(0);
+    for (const d of r.structured.days) {
+      expect(d.utc_offset).toMatch(/^\+0[12]:00$/);
+      expect(r.text).toContain(`${d.weekday} ${d.date} (UTC${d.utc_offset}): ${d.ranges.join(', ')}`);
     }
   });
 

@@ -27,12 +27,13 @@ describe('Scheduling: event types and free slots', () => {
       timezone: 'Europe/Berlin',
     });
     expect(structured).toMatchObject({ object: 'availability', event_type_id: ids.eventType, timezone: 'Europe/Berlin' });
-    // An empty list leaves both forms, like a null: no slots means the reason says why.
-    const slots = structured.slots ?? [];
-    expect(slots.length > 0 || typeof structured.reason === 'string').toBe(true);
-    for (const s of slots) {
-      expect(Date.parse(s.start)).toBeGreaterThanOrEqual(from.getTime());
-      expect(Date.parse(s.end)).toBeLessThanOrEqual(to.getTime());
+    // No slots means the reason says why; the days' counts add up to the slot count.
+    expect(structured.slot_count > 0 || typeof structured.reason === 'string').toBe(true);
+    const days = structured.days ?? [];
+    expect(days.reduce((n: number, d: any) => n + d.slot_count, 0)).toBe(structured.slot_count);
+    for (const d of days) {
+      expect(Date.parse(`${d.date}T23:59:59${d.utc_offset}`)).toBeGreaterThanOrEqual(from.getTime());
+      expect(Date.parse(`${d.date}T00:00:00${d.utc_offset}`)).toBeLessThanOrEqual(to.getTime());
     }
   });
 });
