@@ -375,7 +375,8 @@ export class ReplyInboxClient {
   private shape<T>(p: Prepared, opts: CallOptions, res: HttpResponse, attempts: number): CallResult<T> {
     const e = p.endpoint;
     const base = { status: res.status, headers: res.headers, buckets: p.buckets, attempts, rateLimit: readRateInfo(res.headers) };
-    if (e.returns === 'binary' && !(res.headers['content-type'] ?? '').includes('application/json')) {
+    // A file is bytes whatever type it is served as: a JSON file is carried, not parsed (errors came as 4xx/5xx).
+    if (e.returns === 'binary') {
       const disposition = res.headers['content-disposition'] ?? '';
       const name = /filename="([^"]*)"/.exec(disposition)?.[1] ?? null;
       const out: BinaryResult = { ...base, data: res.body, filename: name, contentType: res.headers['content-type'] ?? null };

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError, BucketSpentError } from '../../src/client/index.js';
-import type { Sandbox } from '../../src/sandbox/index.js';
-import { type Canned, type Relay, startRelay } from '../../scripts/harness/relay.js';
+import type { Canned } from '../../scripts/harness/relay.js';
+import { sandboxBehindRelay } from '../helpers/behind-relay.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { client, sandbox } from './helpers.js';
 
@@ -10,23 +10,12 @@ const WINDOW = 60_000;
 const MARGIN = 50;
 const EMPTY_LIST = JSON.stringify({ object: 'list', data: [], has_more: false, next_cursor: null });
 
-let sb: Sandbox;
-let relay: Relay;
-beforeAll(async () => {
-  sb = await sandbox();
-  relay = await startRelay(sb.baseUrl);
-});
-afterAll(async () => {
-  await relay.close();
-  await sb.close();
-});
-beforeEach(() => {
-  relay.override = null;
-});
+const env = sandboxBehindRelay(() => sandbox());
 
 /** A client on a clock the test moves, whose first list_members is answered by `first` and later ones by the sandbox. */
 function withFirstAnswer(first: (now: number) => Canned) {
   const clock = new ManualClock();
+  const { sb, relay } = env;
   const w = client(sb, { baseUrl: relay.url, clock, discoverLimits: false, cache: false, refillMarginMs: MARGIN, fallbackWindowMs: WINDOW });
   let answered = false;
   relay.override = (req) => {
