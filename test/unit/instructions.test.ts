@@ -29,6 +29,15 @@ describe('SERVER_INSTRUCTIONS take their figures from the constants', () => {
     expect(text).toContain('about 24 KB');
   });
 
+  it('say what the duplicate guard covers: which tools, per key across sessions, what is identical, for how long, and what ends a hold', async () => {
+    const text = await instructionsWith({});
+    expect(text).toContain('create_task and create_note are not idempotent; the server guards them per API key, across all its sessions');
+    expect(text).toContain('same tool, workspace and arguments, in any order');
+    expect(text).toMatch(
+      /refused unsent \(duplicate_unsettled\) while it is in flight and afterwards, until list_tasks or list_notes for that lead has been read, or for 10 minutes/,
+    );
+  });
+
   it('follows RATE_LIMITS and LIMITS', async () => {
     const text = await instructionsWith({
       enums: { RATE_LIMITS: { read: 7, write: 8, upstream: 9, thread: 11, max_concurrent: 4 }, LIMITS: { page_default: 25, page_max: 100 } },
@@ -41,6 +50,7 @@ describe('SERVER_INSTRUCTIONS take their figures from the constants', () => {
     const text = await instructionsWith({ shared: { MAX_ITEMS_BOUND: 2_500, DUPLICATE_WINDOW_MS: 5 * 60_000 }, budget: { DEFAULT_MAX_RESULT_BYTES: 32_768 } });
     expect(text).toContain('max_items (up to 2,500)');
     expect(text).toContain('in the last 5 minutes');
+    expect(text).toContain('has been read, or for 5 minutes');
     expect(text).toContain('about 32 KB');
   });
 });
