@@ -1,5 +1,20 @@
+import { z } from 'zod';
 import { defineTool } from '../src/mcp/tool/define.js';
 import { listOf, membersOutput, objectOf } from '../src/mcp/tool/outputs.js';
+import { today } from '../src/mcp/view/today.js';
+
+/** get_me's addition: today, so that "tomorrow" or "last 7 days" is counted, not guessed. */
+const TODAY = z
+  .looseObject({
+    now: z.string(),
+    date_utc: z.string(),
+    weekday_utc: z.string(),
+    timezone: z.string().optional().describe("The key owner's IANA timezone; absent when the API names none."),
+    date: z.string().optional().describe("Today's date in the owner's timezone."),
+    weekday: z.string().optional(),
+    time: z.string().optional().describe("The owner's wall clock now, HH:MM."),
+  })
+  .describe("Added by this server: today's date and weekday in UTC and in the key owner's timezone.");
 
 export const workspaceTools = [
   defineTool({
@@ -7,7 +22,14 @@ export const workspaceTools = [
     title: 'Who am I',
     description:
       "What this key acts for and may do: the owner's user id, usable and withheld scopes, the workspaces it reaches with the owner's member id in each, rate limits.",
-    output: objectOf('me'),
+    output: objectOf('me').extend({ today: TODAY }),
+    // Today first: every day an agent passes (a due day, a report window) is counted from it.
+    run: async (ctx) => {
+      const r = await ctx.api.call('get_me', { signal: ctx.signal });
+      const me = r.data as Record<string, unknown> & { owner?: { timezone?: unknown } };
+      const cached = r.cachedAgeSeconds !== undefined ? { cached_age_seconds: r.cachedAgeSeconds } : {};
+      return { structured: { today: today(ctx.clock.now(), me.owner?.timezone), ...me, ...cached } };
+    },
   }),
   defineTool({
     endpoint: 'get_capabilities',

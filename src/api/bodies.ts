@@ -24,6 +24,13 @@ export function bodyId(kind: IdKind) {
 const day = explainedString(dayProblem);
 const wallClock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'must be a wall-clock time HH:MM (24-hour)' });
 
+/** Whether a body field takes a day or a wall-clock time, whatever it allows besides (null, omitted). */
+export function isTimeField(field: z.ZodType | undefined): boolean {
+  let f: unknown = field;
+  while (f instanceof z.ZodOptional || f instanceof z.ZodNullable) f = f.unwrap();
+  return f === day || f === wallClock;
+}
+
 export const bodies = {
   empty: z.strictObject({}),
   setAssignees: z.strictObject({ member_ids: z.array(bodyId('member')).max(100) }),

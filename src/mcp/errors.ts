@@ -191,10 +191,11 @@ const MAX_MESSAGE_CHARS = 1_000;
 const MAX_PARAM_CHARS = 100;
 const clipped = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}… [${s.length - max + 1} more characters left out]` : s);
 
-/** The tool error envelope of any failure. */
-export function errorBody(thrown: unknown, tool: string): ToolErrorBody {
+/** The tool error envelope of any failure; `also` is a sentence of ours after the message (today's date, for a refused day). */
+export function errorBody(thrown: unknown, tool: string, also?: string): ToolErrorBody {
   const err = typed(thrown, tool);
-  const error: ToolErrorBody['error'] = { code: err.code, message: clipped(err.message, MAX_MESSAGE_CHARS), status: statusOf(err) };
+  const message = clipped(err.message, MAX_MESSAGE_CHARS);
+  const error: ToolErrorBody['error'] = { code: err.code, message: also ? `${message} ${also}` : message, status: statusOf(err) };
   if (err instanceof InvalidResponseError) return { error, next_step: invalidResponseStep(err, tool) };
   if (err instanceof ApiError || err instanceof ValidationError || err instanceof ToolError) {
     if (err.param !== undefined) error.param = clipped(err.param, MAX_PARAM_CHARS);
@@ -216,8 +217,8 @@ export function errorBody(thrown: unknown, tool: string): ToolErrorBody {
 }
 
 /** An error as a tool result the model can act on: isError, the JSON body, and the next step in words. */
-export function errorResult(thrown: unknown, tool: string): CallToolResult {
-  const body = errorBody(thrown, tool);
+export function errorResult(thrown: unknown, tool: string, also?: string): CallToolResult {
+  const body = errorBody(thrown, tool, also);
   return {
     isError: true,
     content: [{ type: 'text', text: `${JSON.stringify({ error: body.error })}\n${body.next_step}` }],

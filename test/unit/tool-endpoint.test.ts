@@ -34,6 +34,7 @@ function recording(e: Endpoint, called: string[]): ToolContext {
     },
     workspace: () => 'ws_main',
     signal: new AbortController().signal,
+    clock: { now: () => 0 },
     fence: new Fence(),
     log: pino({ level: 'silent' }),
     progress: async () => undefined,

@@ -25,6 +25,7 @@ import { splitArgs } from './split-args.js';
 import { type People, takeArgs } from './take-args.js';
 import type { UserIds } from './user-ids.js';
 import { nearName } from './near-name.js';
+import { todayForRefusal } from './dated.js';
 
 /** What a confirmed write keeps of the tool call's deadline for the write itself. */
 export const WRITE_RESERVE_MS = 10_000;
@@ -86,7 +87,9 @@ interface ParsedCall {
 export async function callTool(deps: CallDeps, name: string, rawArgs: unknown, extra: CallExtra): Promise<CallToolResult> {
   const tool = findTool(deps, name);
   if (!('name' in tool)) return tool.refused;
-  const parsed = parseArguments(tool, rawArgs, { ids: deps.userIds, workspace: callWorkspace(deps, tool, rawArgs) });
+  // A refusal of a day or a time says what day it is today.
+  const refuse = (err: unknown) => errorResult(err, name, todayForRefusal(tool.endpoint, err, deps.now(), deps.userIds.ownerTimezone));
+  const parsed = parseArguments(tool, rawArgs, { ids: deps.userIds, workspace: callWorkspace(deps, tool, rawArgs) }, refuse);
   if ('refused' in parsed) return parsed.refused;
   const deadlineAt = deps.now() + deps.toolDeadlineMs;
   const api = withDeadline(deps.api, deps.toolDeadlineMs, deadlineAt, deps.now);
@@ -108,7 +111,7 @@ export async function callTool(deps: CallDeps, name: string, rawArgs: unknown, e
   } catch (err) {
     deps.log.debug({ tool: name, code: typed(err, name).code }, 'tool call failed');
     deps.failed(err, name);
-    return errorResult(err, name);
+    return refuse(err);
   } finally {
     stopKeepAlive?.();
   }
@@ -134,19 +137,19 @@ function findTool(deps: CallDeps, name: string): ToolDef | { refused: CallToolRe
 }
 
 /** The tool's strict schema over the arguments; max_items, all and allow_duplicate are the server's, not the tool's. */
-function parseArguments(tool: ToolDef, rawArgs: unknown, people: People): ParsedCall | { refused: CallToolResult } {
+function parseArguments(tool: ToolDef, rawArgs: unknown, people: People, refuse: (err: unknown) => CallToolResult): ParsedCall | { refused: CallToolResult } {
   // A "__proto__" key, once parsed, becomes the arguments' prototype: refuse it like any unknown argument.
   if (rawArgs !== null && typeof rawArgs === 'object' && ![Object.prototype, null].includes(Object.getPrototypeOf(rawArgs))) {
-    return { refused: errorResult(new ValidationError('invalid_request', tool.name, "Unknown argument '__proto__'.", '__proto__'), tool.name) };
+    return { refused: refuse(new ValidationError('invalid_request', tool.name, "Unknown argument '__proto__'.", '__proto__')) };
   }
   let taken: ReturnType<typeof takeArgs>;
   try {
     taken = takeArgs(tool, rawArgs ?? {}, people);
   } catch (err) {
-    return { refused: errorResult(err, tool.name) };
+    return { refused: refuse(err) };
   }
   const parsed = tool.input.safeParse(taken.args);
-  if (!parsed.success) return { refused: errorResult(argumentError(tool, parsed.error, taken.args), tool.name) };
+  if (!parsed.success) return { refused: refuse(argumentError(tool, parsed.error, taken.args)) };
   const all = parsed.data as Record<string, unknown>;
   const {
     max_items,
@@ -183,6 +186,7 @@ function toolContext(deps: CallDeps, tool: ToolDef, extra: CallExtra): ToolConte
     ...(tool.did ? { did: tool.did } : {}),
     api: deps.api,
     signal: extra.signal,
+    clock: { now: deps.now },
     fence: new Fence(),
     log: deps.log,
     workspace: (a) => {

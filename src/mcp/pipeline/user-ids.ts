@@ -2,7 +2,7 @@ import { ValidationError } from '../../client/errors.js';
 import { isId } from '../../api/ids.js';
 
 interface MeLike {
-  owner?: { id?: string };
+  owner?: { id?: string; timezone?: string | null };
   workspaces?: { id: string; member_id?: string }[];
 }
 
@@ -18,9 +18,12 @@ const suffixOf = (workspace: string) => `_${workspace.replace(/[^a-z0-9]/g, '')}
 export class UserIds {
   private owner: string | null = null;
   private readonly ownerMember = new Map<string, string>();
+  /** The owner's timezone as GET /v1/me gives it (optional in the spec): a refused day states today in it. */
+  ownerTimezone: string | null = null;
 
   learn(me: MeLike): void {
     this.owner = me.owner?.id ?? null;
+    this.ownerTimezone = typeof me.owner?.timezone === 'string' ? me.owner.timezone : null;
     this.ownerMember.clear();
     for (const w of me.workspaces ?? []) if (w.member_id) this.ownerMember.set(w.id, w.member_id);
   }

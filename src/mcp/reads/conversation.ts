@@ -9,7 +9,7 @@ import { isOutsideField, isPlainMediaType } from '../view/shape.js';
 import type { ToolOutput } from '../view/output.js';
 
 /** What the readers need of a call: a tool's context without its endpoint, as a resource has no tool. */
-export type ReaderContext = Omit<ToolContext, 'endpoint'>;
+export type ReaderContext = Omit<ToolContext, 'endpoint' | 'clock'>;
 
 interface ApiMessage {
   id: string;

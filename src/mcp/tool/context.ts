@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { Clock } from '../../clock.js';
 import type { Endpoint } from '../../api/endpoints.js';
 import type { Fence } from '../view/fence.js';
 
@@ -20,6 +21,8 @@ export interface ToolContext {
   /** The workspace argument, or the server's default, or a clear error. */
   workspace(args: { workspace?: string }): string;
   signal: AbortSignal;
+  /** The server's clock (tests set it): what "today" is in an answer. */
+  clock: Pick<Clock, 'now'>;
   fence: Fence;
   log: Logger;
   progress(done: number, total?: number, message?: string): Promise<void>;
