@@ -45,7 +45,7 @@ export interface Exchange {
   /** A reset fault drawn for this request: the connection drops before or after the work. */
   readonly reset: 'before' | 'after' | null;
   now: Date;
-  /** The key's id once authenticated: the rate headers are sent from then on. */
+  /** The key's id once authenticated: the rate headers describe its buckets from then on. */
   who: string | null;
   /** Whether this request holds one of the key's in-flight slots. */
   entered: boolean;
@@ -75,12 +75,12 @@ function routeRequest(x: Exchange): void {
   if (match.kind === 'method') fail('not_found', `No endpoint ${x.method} ${x.url.pathname} (this path takes ${match.allowed.join(', ')}).`);
   x.endpoint = match.endpoint;
   x.path = match.path;
+  x.buckets = bucketsFor(x.endpoint, Object.fromEntries(x.url.searchParams));
 }
 
 function authenticateKey(x: Exchange): void {
   x.caller = authenticate(x.parts.store, x.req.headers.authorization, x.now);
   x.who = x.caller.key.id;
-  x.buckets = bucketsFor(x.endpoint!, Object.fromEntries(x.url.searchParams));
 }
 
 /** One of the key's in-flight slots, or 429 too_many_concurrent. */
@@ -178,11 +178,15 @@ function contextOf(x: Exchange): Ctx {
   };
 }
 
-/** The rate headers, once the key is known and limits are on: the bucket with the least left. */
+/**
+ * The rate headers on every answer while limits are on (Limits: every response carries them):
+ * the key's bucket with the least left; before a key is known (401, a test key's 403, an
+ * unknown path), the bucket the request names as it stands for no key, nothing spent.
+ */
 function rateHeaders(x: Exchange): Record<string, string> {
   const { limits } = x.parts;
-  if (!x.who || !limits.enabled) return {};
-  const s = limits.report(x.who, x.buckets);
+  if (!limits.enabled) return {};
+  const s = x.who ? limits.report(x.who, x.buckets) : limits.unspent(x.buckets);
   return {
     'x-ratelimit-limit': String(s.limit),
     'x-ratelimit-remaining': String(s.remaining),

@@ -69,6 +69,12 @@ export class RateLimits {
     return states.reduce((a, b) => (b.remaining / b.limit < a.remaining / a.limit ? b : a));
   }
 
+  /** The bucket to report for a request no key spent: the first it names, whole, in the current window. */
+  unspent(buckets: readonly Bucket[], now = this.clock()): BucketState {
+    // No key has the empty id, so nothing is ever spent under it.
+    return this.state('', buckets[0] ?? 'read', now);
+  }
+
   /** Take an in-flight slot; false when the key already has the maximum in flight. */
   enter(who: string): boolean {
     if (!this.enabled) return true;

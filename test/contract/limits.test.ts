@@ -26,6 +26,30 @@ describe('Limits: every response carries x-ratelimit-limit, x-ratelimit-remainin
       expect(reset * 1000).toBeLessThanOrEqual(Date.now() + 61_000);
     }
   });
+  it('on 401 and 403 answers given before any key is known (no header, a made-up key, a revoked key, a test key), and on an unknown path', async () => {
+    api = await startTestApi();
+    const madeUp = `rik_live_madeup01_${'0'.repeat(32)}`;
+    const answers = [
+      [401, await api.get('/v1/me', { key: null })],
+      [401, await api.get('/v1/me', { authorization: `Bearer ${madeUp}` })],
+      [401, await api.get('/v1/workspaces/acme/leads', { key: 'revoked' })],
+      [403, await api.get('/v1/me', { key: 'test' })],
+      [401, await api.call('POST', '/v1/mobile/session', { key: null, body: {} })],
+      [404, await api.call('GET', '/v1/nowhere')],
+    ] as const;
+    for (const [status, r] of answers) {
+      expect(r.status).toBe(status);
+      expect(r.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+      // Nothing was spent: no key was known to spend it.
+      expect(r.headers.get('x-ratelimit-remaining')).toBe(r.headers.get('x-ratelimit-limit'));
+      const reset = Number(r.headers.get('x-ratelimit-reset'));
+      expect(Number.isInteger(reset)).toBe(true);
+      expect(reset * 1000).toBeGreaterThan(Date.now() - 1000);
+      expect(reset * 1000).toBeLessThanOrEqual(Date.now() + 61_000);
+    }
+    // The bucket is the one the request names: a write is reported on the write bucket.
+    expect(answers[4][1].headers.get('x-ratelimit-limit')).toBe('60');
+  });
   it('the read bucket allows 120 per minute per key, the write bucket 60, the upstream bucket 10', async () => {
     api = await startTestApi();
     const read = await api.get('/v1/me');
