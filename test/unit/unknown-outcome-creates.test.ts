@@ -148,6 +148,25 @@ describe('the duplicate guard belongs to the key, not the session (issue 31 find
     }
   });
 
+  it('a delete made through one server of the key is "already deleted" through the other, not a bare not_found', async () => {
+    const writes = new KeyWritesRegistry().forKey(sb.keys.admin);
+    const [a, b] = [await inProcessServer(sb, { writes }), await inProcessServer(sb, { writes })];
+    try {
+      const made = (await a.client.callTool({
+        name: 'create_task',
+        arguments: { lead_id: leadAt(5), notes: `to delete ${Date.now()}`, due_date: '2026-11-24' },
+      })) as CallToolResult;
+      const id = (made.structuredContent as { id: string }).id;
+      expect(((await a.client.callTool({ name: 'delete_task', arguments: { task_id: id } })) as CallToolResult).isError).toBeFalsy();
+      const again = (await b.client.callTool({ name: 'delete_task', arguments: { task_id: id } })) as CallToolResult;
+      expect(again.isError, JSON.stringify(again.content)).toBeFalsy();
+      expect(again.structuredContent).toMatchObject({ id, already_deleted: true });
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   it('a registry gives one key the same KeyWrites whichever client asks, and another key its own', () => {
     const registry = new KeyWritesRegistry();
     expect(registry.forKey(sb.keys.admin)).toBe(registry.forKey(`${sb.keys.admin}`));
