@@ -7,6 +7,7 @@ import { runProjected } from './support/project.js';
 import { viewOutput } from './support/compact.js';
 import { runPriority, runSetOf, setOutput } from './support/set-answer.js';
 import { CARD_EXTRA, runLeadCard } from './support/lead-card.js';
+import { FILTER_NOTES, explainEmpty } from './support/lead-filters.js';
 
 export { LEAD_TRIAGE_FIELDS } from './support/compact.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
@@ -44,9 +45,9 @@ export const leadTools = [
       assignee_id: 'Member ids, or ["none"] for unassigned.',
     },
     extra: VIEW_ARGS,
-    output: listOutput(compactLead),
-    // A page sized for triage, not the API's 50: a model reads every row it is given.
-    run: (ctx, args) => runProjected(ctx, { limit: LIST_LEADS_PAGE, ...args }, 'lead'),
+    output: listOutput(compactLead).extend(FILTER_NOTES),
+    // A page sized for triage, not the API's 50: a model reads every row it is given. An empty one says what its filters match.
+    run: async (ctx, args) => explainEmpty(await runProjected(ctx, { limit: LIST_LEADS_PAGE, ...args }, 'lead'), args),
   }),
   defineTool({
     endpoint: 'get_lead',
