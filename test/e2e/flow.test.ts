@@ -5,6 +5,7 @@ import { INJECTION_TEXT, SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js'
 import { isUnread } from '../../src/sandbox/views/lead.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type McpSession, callOk, expectWriteEffects, startMcp } from './helpers.js';
+import { withoutFence } from '../../scripts/harness/reliability/scan.js';
 
 /**
  * The issue's flow with the rep key (Ben): the MCP binary runs against a sandbox of this
@@ -65,7 +66,7 @@ describe('The triage flow: find an interested unread lead, read it, draft a repl
       expect(row).toMatchObject({ status: 'interested', unread: true });
       expect(expected.has(row.id)).toBe(true);
     }
-    lead = structured.data.find((r: any) => !special.has(r.email)).id;
+    lead = structured.data.find((r: any) => !special.has(withoutFence(r.email))).id;
   });
 
   it('get_conversation reads the thread oldest first, bodies fenced after the note that they are data', async () => {

@@ -7,6 +7,7 @@ import { type Sandbox, SANDBOX_KEYS } from '../../src/sandbox/index.js';
 import { INJECTION_TEXT, SPECIAL_EMAILS } from '../../src/sandbox/seed/leads.js';
 import { htmlToText } from '../../src/api/text.js';
 import { type Relay, type McpSession, type RelayedMcp, callOk, startRelayedMcp } from './helpers.js';
+import { withoutFence } from '../../scripts/harness/reliability/scan.js';
 
 /**
  * Resources over stdio: the binary runs against a sandbox of this process behind a
@@ -104,8 +105,9 @@ describe('The newest leads: inbox://{workspace}/leads', () => {
     expect(body.note).toBe(UNTRUSTED_NOTE);
     expect(body.leads.map((l: any) => l.id)).toEqual(newest.map((l: any) => l.id));
     expect(body.leads[0].last_message_at).toBe(newest[0].last_message_at);
-    // A plain address is shown as is (it can be copied into a filter); what the lead wrote is fenced.
-    expect(body.leads[0].email).toBe(newest[0].email);
+    // An address is the lead's own text, fenced like what the lead wrote (issue 31 finding 10).
+    expect(body.leads[0].email).toMatch(/^<untrusted-[0-9a-f]{6}>/);
+    expect(withoutFence(body.leads[0].email)).toBe(newest[0].email);
     expect(body.leads[0].first_name).toMatch(/^<untrusted-[0-9a-f]{6}>/);
   });
 });
@@ -165,8 +167,9 @@ describe('A lead: JSON with its assignees, open tasks and tags; outside text fen
     const body = JSON.parse(text);
     expect(body.note).toBe(UNTRUSTED_NOTE);
     expect(body.lead).toMatchObject({ object: 'lead', id: lead.id, workspace: 'acme', status: lead.status });
-    // A plain address is shown as is, so it can be copied into a filter; the lead's name is fenced.
-    expect(body.lead.email).toBe(lead.email);
+    // The address and the lead's name are the lead's own text, fenced (issue 31 finding 10).
+    expect(body.lead.email).toMatch(/^<untrusted-[0-9a-f]{6}>/);
+    expect(withoutFence(body.lead.email)).toBe(lead.email);
     expect(body.lead.first_name).toMatch(/^<untrusted-[0-9a-f]{6}>.+<\/untrusted-[0-9a-f]{6}>$/);
     expect(body.lead.assignees.map((a: any) => a.id)).toEqual(lead.assignees.map((a: any) => a.id));
     expect(body.lead.open_tasks.map((t: any) => t.id)).toEqual(lead.open_tasks.map((t: any) => t.id));

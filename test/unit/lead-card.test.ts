@@ -4,6 +4,7 @@ import { ReplyInboxClient } from '../../src/client/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
+import { unfenced } from '../../scripts/harness/reliability/scan.js';
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 const LONG_REPLY = `Thanks for the note. We are reviewing vendors for the approval flow next quarter and pricing matters most. ${'More detail on our process follows. '.repeat(120)}`;
@@ -54,8 +55,9 @@ describe('get_lead by default shows the lead', () => {
     const sc = r.structuredContent as Record<string, unknown>;
     for (const form of [text, JSON.stringify(sc)]) {
       expect(bytes(form)).toBeLessThanOrEqual(1_200);
-      // The email in the open, copyable as an argument.
-      expect(form).toMatch(new RegExp(`(email=|"email":")${lead.email.replace(/[.+]/g, '\\$&')}`));
+      // The email is the lead's own text (issue 31 finding 10): shown, inside a fence.
+      expect(form).toContain(lead.email);
+      expect(unfenced(form, lead.email)).toEqual([]);
       for (const v of [lead.first_name!, lead.last_name!, lead.title!, lead.company_name!, campaign.name, lead.status, lead.state]) expect(form).toContain(v);
       for (const m of members) expect(form).toContain(m.member_id);
       expect(form).toContain('Thanks for the note. We are reviewing vendors');

@@ -37,7 +37,7 @@ describe('cursor null means the first page', () => {
 
 describe('a limit above 200 is clamped, and the answer says so in both forms', () => {
   it('list_leads limit 500 answers a page of 200 with a notice', async () => {
-    const r = await call('list_leads', { limit: 500, fields: ['email'] });
+    const r = await call('list_leads', { limit: 500, fields: ['status'] });
     expect(r.isError).toBe(false);
     expect(r.structured.data).toHaveLength(200);
     expect(r.structured.has_more).toBe(true);

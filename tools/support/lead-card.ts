@@ -45,7 +45,7 @@ const clip = (v: unknown, n: number | undefined) => (typeof v === 'string' && n 
 const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
 
 /**
- * A lead as one card: the contact (email plain, names, title, company), status, state,
+ * A lead as one card: the contact (email, names, title, company: fenced when shown), status, state,
  * campaign, who is assigned, the latest reply (subject and the opening of its preview) and
  * how many open tasks and notes it has. Values that say nothing (null, false, empty) are left out.
  */

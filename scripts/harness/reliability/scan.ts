@@ -33,6 +33,11 @@ export function fencesOf(text: string): Fences {
   return { tag, spans };
 }
 
+/** A value as it was before it was fenced inline (`<untrusted-…>value</untrusted-…>`), for comparing it with the API's. */
+export function withoutFence<T>(value: T): T {
+  return (typeof value === 'string' ? value.replace(/^<(untrusted-[0-9a-f]{6})>([\s\S]*)<\/\1>$/, '$2') : value) as T;
+}
+
 /** Occurrences of `needle` that lie outside every fenced block. */
 export function unfenced(text: string, needle: string, f: Fences = fencesOf(text)): number[] {
   const out: number[] = [];
