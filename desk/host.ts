@@ -14,6 +14,9 @@ export class ToolFailure extends Error {
 // biome-ignore lint/suspicious/noExplicitAny: tool answers are read as the server's JSON
 export type Json = Record<string, any>;
 
+/** The actions the model hears about at once: the newest, enough for a session at the desk. */
+const MAX_TOLD = 12;
+
 /**
  * Everything the desk asks for goes through its host: tool calls (the server's confirmation
  * rules apply as they do for an agent) and opening links (the host asks the person). The desk
@@ -26,16 +29,42 @@ export class Host {
   ) {}
 
   async call(name: string, args: Json): Promise<Json> {
+    return (await this.callWhole(name, args)).structuredContent as Json;
+  }
+
+  /** The whole result, content blocks included (download_attachment's file is one). */
+  async callWhole(name: string, args: Json): Promise<{ structuredContent: Json; content: { type: string; resource?: Json }[] }> {
     const ws = this.workspace();
     const r = await this.app.callServerTool({ name, arguments: { ...(ws ? { workspace: ws } : {}), ...args } });
     if (r.isError) throw failure(r);
-    return (r.structuredContent ?? {}) as Json;
+    return { structuredContent: (r.structuredContent ?? {}) as Json, content: (r.content ?? []) as { type: string; resource?: Json }[] };
+  }
+
+  /** Hand a file to the host, which asks the person where (or whether) to save it. */
+  async download(resource: Json): Promise<boolean> {
+    if (!this.app.getHostCapabilities()?.downloadFile) return false;
+    const r = await this.app.downloadFile({ contents: [{ type: 'resource', resource: resource as never }] });
+    return !r.isError;
   }
 
   async open(url: string): Promise<boolean> {
     const r = await this.app.openLink({ url });
     return !r.isError;
   }
+
+  /**
+   * Tell the model what the person did. A host keeps only the latest context, so every line of
+   * this session goes each time, newest last; a host without the capability is told nothing.
+   */
+  async tell(line: string): Promise<void> {
+    this.told.push(line);
+    if (this.told.length > MAX_TOLD) this.told.shift();
+    if (!this.app.getHostCapabilities()?.updateModelContext) return;
+    const text = `In the reply desk, the person:\n${this.told.map((l) => `- ${l}`).join('\n')}`;
+    await this.app.updateModelContext({ content: [{ type: 'text', text }] }).catch(() => undefined);
+  }
+
+  private readonly told: string[] = [];
 
   zone(): { timeZone?: string; locale?: string } {
     const c = this.app.getHostContext();

@@ -1,5 +1,6 @@
 import { type Child, el } from './dom.js';
 import type { Host } from './host.js';
+import { classificationLabel, stateLabel, statusLabel } from './labels.js';
 import { linkPieces } from './text.js';
 
 /** Tell the person what happened, in the one live region screen readers announce. */
@@ -26,9 +27,18 @@ export function bodyText(host: Host, text: string): Child[] {
   );
 }
 
-/** A status or classification as a chip; the value picks its colour through a class, never a style. */
-export function chip(kind: string, value: unknown): HTMLElement | null {
+/** A status, classification or state as a chip in words; the value picks its colour through a class, never a style. */
+export function chip(kind: string, value: unknown, label: (v: unknown) => string): HTMLElement | null {
   if (typeof value !== 'string' || !value) return null;
   const tone = /^[a-z_]+$/i.test(value) ? value.toLowerCase() : 'other';
-  return el('span', { class: `chip ${kind} tone-${tone}` }, value.replace(/_/g, ' ').toLowerCase());
+  return el('span', { class: `chip ${kind} tone-${tone}`, 'data-value': value }, label(value));
+}
+
+/** A lead's status, classification, and its state when not active. */
+export function leadChips(l: { status?: unknown; classification?: unknown; state?: unknown }): (HTMLElement | null)[] {
+  return [
+    chip('status', l.status, statusLabel),
+    chip('classification', l.classification, classificationLabel),
+    l.state && l.state !== 'active' ? chip('state', l.state, stateLabel) : null,
+  ];
 }

@@ -12,25 +12,31 @@ export function unfence(s: unknown): string {
 /** A date-time in the person's zone and language (the host's, else the browser's). */
 /** One formatter per locale and zone: building one costs more than formatting with it, and a board formats a date a row. */
 const formats = new Map<string, Intl.DateTimeFormat>();
-function formatOf(locale: string | undefined, timeZone: string | undefined): Intl.DateTimeFormat {
-  const k = `${locale ?? ''}|${timeZone ?? ''}`;
+/** A message's date in full; a row's without the year, to fit a narrow line. */
+const STYLES = {
+  full: { dateStyle: 'medium', timeStyle: 'short' },
+  row: { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+function formatOf(locale: string | undefined, timeZone: string | undefined, style: keyof typeof STYLES): Intl.DateTimeFormat {
+  const k = `${locale ?? ''}|${timeZone ?? ''}|${style}`;
   let f = formats.get(k);
   if (!f) {
     try {
-      f = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+      f = new Intl.DateTimeFormat(locale, { ...STYLES[style], timeZone });
     } catch {
-      f = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+      f = new Intl.DateTimeFormat(undefined, STYLES[style]);
     }
     formats.set(k, f);
   }
   return f;
 }
 
-export function when(iso: unknown, zone: { timeZone?: string; locale?: string }): string {
+export function when(iso: unknown, zone: { timeZone?: string; locale?: string }, style: keyof typeof STYLES = 'full'): string {
   if (typeof iso !== 'string' || !iso) return '';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return formatOf(zone.locale, zone.timeZone).format(d);
+  return formatOf(zone.locale, zone.timeZone, style).format(d);
 }
 
 export function bytes(n: number): string {

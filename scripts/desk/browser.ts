@@ -14,9 +14,20 @@ export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
 }
 
 /** Show a tool through the host page and return the app's frame once `view` is on screen. */
-export async function showInDesk(page: Page, tool: string, args: Record<string, unknown>, view: string, timeout = 30_000): Promise<Frame> {
+export async function showInDesk(
+  page: Page,
+  tool: string,
+  args: Record<string, unknown>,
+  view: string,
+  timeout = 30_000,
+  opts: { cancelled?: boolean } = {},
+): Promise<Frame> {
   const before = new Set(page.frames());
-  await page.evaluate(([t, a]) => (globalThis as unknown as DeskWindow).desk.show(t as string, a as Record<string, unknown>), [tool, args] as const);
+  await page.evaluate(([t, a, o]) => (globalThis as unknown as DeskWindow).desk.show(t as string, a as Record<string, unknown>, o), [
+    tool,
+    args,
+    opts,
+  ] as const);
   return appFrame(page, view, timeout, before);
 }
 
@@ -39,10 +50,13 @@ export async function appFrame(page: Page, view: string, timeout = 30_000, notAm
 /** What the host page (scripts/desk/page/host.ts) puts on its window, as the tests and the bench see it. */
 export interface DeskWindow {
   desk: {
-    show(tool: string, args: Record<string, unknown>): Promise<void>;
+    show(tool: string, args: Record<string, unknown>, opts?: { cancelled?: boolean }): Promise<void>;
     setTheme(t: 'light' | 'dark'): Promise<void>;
     ready: Promise<void>;
     asked: { kind: string; text: string; answer: string }[];
+    /** What the app told the model (ui/update-model-context), in order. */
+    modelContext: string[];
+    extra(tool: string, byLead: Record<string, Record<string, unknown>>): void;
   };
   /** Set only if hostile text ever ran. */
   pwned?: number;

@@ -1,4 +1,6 @@
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { classificationLabel, leadName, stateLabel, statusLabel, variableLabel } from '../../desk/labels.js';
 import { segments, valuesOf } from '../../desk/segments.js';
 import { STATUSES } from '../../desk/statuses.js';
 import { LEAD_STATUS_INPUT } from '../../src/api/enums.js';
@@ -72,5 +74,60 @@ describe('the Draft view marks each value by where it came from, by walking the 
     expect(segments(null, 'Hi {{x}} there', {})).toEqual([{ text: 'Hi ' }, { text: '{{x}}', name: 'x', kind: 'unresolved' }, { text: ' there' }]);
     expect(segments('{{a}}{{b}}!', 'AB!', {})).toEqual([{ text: 'AB!' }]);
     expect(segments('Hello {{a}}', 'Bye Ann', {})).toEqual([{ text: 'Bye Ann' }]);
+  });
+});
+
+describe('the desk speaks to people in words, never in raw values', () => {
+  it('statuses, classifications and states have labels; a value no table knows shows as itself, readable', () => {
+    expect(STATUSES.map(statusLabel)).toEqual(['Interested', 'Not interested', 'Automated', 'Unsubscribed', 'Untagged', 'Do not contact']);
+    expect(statusLabel('legacy_hold')).toBe('Legacy hold');
+    expect(classificationLabel('OUT_OF_OFFICE')).toBe('Out of office');
+    expect(classificationLabel('DNC')).toBe('Do not contact');
+    expect(classificationLabel('SOMETHING_NEW')).toBe('Something new');
+    expect(stateLabel('booked')).toBe('Meeting booked');
+    expect(statusLabel(null)).toBe('');
+  });
+
+  it("template variables read as what they hold, the lead's or the sender's", () => {
+    expect(variableLabel('first_name')).toBe('Their first name');
+    expect(variableLabel('sender_first_name')).toBe('Your first name');
+    expect(variableLabel('cal_link')).toBe('Your booking link');
+    expect(variableLabel('ai_opener')).toBe('AI opener');
+  });
+
+  it('a lead without a name is named by email, and by id only with neither', () => {
+    const id = (s: unknown) => String(s ?? '');
+    expect(leadName({ first_name: 'Ada', last_name: 'Byron', email: 'a@x' }, id)).toBe('Ada Byron');
+    expect(leadName({ email: 'info@anonymous.example', id: 'lead_1' }, id)).toBe('info@anonymous.example');
+    expect(leadName({ id: 'lead_1' }, id)).toBe('lead_1');
+  });
+});
+
+describe('the desk sits inline in a chat: its own reads are existing tools, its layout grows with the conversation', () => {
+  const DESK = new URL('../../desk/', import.meta.url);
+  const sources = readdirSync(DESK)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => readFileSync(new URL(f, DESK), 'utf8'))
+    .join('\n');
+
+  it('every tool the view calls through the host is one the model already has: no tool of its own, no byte added to the tool list', () => {
+    const called = [...new Set([...sources.matchAll(/host\.call(?:Whole)?\(\s*'([a-z_]+)'/g)].map((m) => m[1]!))].sort();
+    const writes = [...sources.matchAll(/write\(host, ref, '([a-z_]+)'/g)].map((m) => m[1]!);
+    expect(called.length).toBeGreaterThan(5);
+    const names = new Set(ALL_TOOLS.map((t) => t.name));
+    for (const name of [...called, ...writes, 'mark_unread']) expect(names.has(name), name).toBe(true);
+  });
+
+  it('no viewport-height sizing and no scroll area of its own, in the style or the markup', () => {
+    const css = readFileSync(new URL('style.css', DESK), 'utf8');
+    expect(css).not.toMatch(/\d(d|s|l)?vh\b/);
+    expect(css).not.toMatch(/overflow(-[xy])?:\s*(auto|scroll)/);
+    expect(sources).not.toMatch(/\bvh\b|overflow(-[xy])?\s*=/);
+  });
+
+  it('shows a skeleton until the tool result arrives, and answers a cancelled tool', () => {
+    const html = readFileSync(new URL('index.html', DESK), 'utf8');
+    expect(html).toMatch(/<main id="desk"[^>]*aria-busy="true"><div class="view skeleton">/);
+    expect(sources).toContain('app.ontoolcancelled');
   });
 });

@@ -21,10 +21,15 @@ declare global {
 
 /** What the tests and a person's console can drive. */
 interface DeskApi {
-  show(tool: string, args: Record<string, unknown>): Promise<void>;
+  /** Show a tool's app; `cancelled`: the host stops the call before its result, as when a person cancels it. */
+  show(tool: string, args: Record<string, unknown>, opts?: { cancelled?: boolean }): Promise<void>;
   setTheme(theme: 'light' | 'dark'): Promise<void>;
-  /** Every question the host put to the person (links to open, writes to confirm), in order. */
-  asked: { kind: 'link' | 'write'; text: string; answer: 'accept' | 'decline' }[];
+  /** Every question the host put to the person (links to open, files to save, writes to confirm), in order. */
+  asked: { kind: 'link' | 'file' | 'write'; text: string; answer: 'accept' | 'decline' }[];
+  /** Every model-context update the app sent (ui/update-model-context), in order: what the model would read. */
+  modelContext: string[];
+  /** Fields laid over a tool's structuredContent for one lead_id, whoever calls it (the page or the app). */
+  extra(tool: string, byLead: Record<string, Record<string, unknown>>): void;
   ready: Promise<void>;
 }
 
@@ -67,7 +72,7 @@ function hostContext(tool?: Tool): McpUiHostContext {
 
 const asked: DeskApi['asked'] = [];
 /** Ask the person in the host's own dialog; the app never sees it. */
-function ask(kind: 'link' | 'write', text: string): Promise<boolean> {
+function ask(kind: 'link' | 'file' | 'write', text: string): Promise<boolean> {
   const dialog = $<HTMLDialogElement>('ask');
   $('ask-text').textContent = text;
   dialog.showModal();
@@ -95,6 +100,16 @@ client.setRequestHandler('elicitation/create', async (req) => {
 });
 
 let tools: Tool[] = [];
+const modelContext: string[] = [];
+const extras = new Map<string, Record<string, Record<string, unknown>>>();
+
+/** A tool call as the model's or the app's, with any fields the page was asked to lay over its result. */
+async function callTool(params: { name: string; arguments?: Record<string, unknown> }) {
+  const r = await client.callTool(params);
+  const over = extras.get(params.name)?.[String(params.arguments?.lead_id)];
+  if (!over || r.isError || !r.structuredContent) return r;
+  return { ...r, structuredContent: { ...(r.structuredContent as object), ...over } };
+}
 const html = new Map<string, Promise<string>>();
 let current: { bridge: AppBridge; iframe: HTMLIFrameElement; tool: Tool } | null = null;
 
@@ -120,12 +135,12 @@ async function teardown(): Promise<void> {
   iframe.remove();
 }
 
-async function show(name: string, args: Record<string, unknown>): Promise<void> {
+async function show(name: string, args: Record<string, unknown>, opts: { cancelled?: boolean } = {}): Promise<void> {
   const tool = tools.find((t) => t.name === name);
   const uri = tool ? getToolUiResourceUri(tool) : undefined;
   if (!tool || !uri) throw new Error(`${name} has no app`);
   $('host-status').textContent = `Calling ${name}…`;
-  const [result, appText] = await Promise.all([client.callTool({ name, arguments: args }), appHtml(uri)]);
+  const [result, appText] = await Promise.all([callTool({ name, arguments: args }), appHtml(uri)]);
   await teardown();
   const iframe = document.createElement('iframe');
   iframe.title = `Reply desk: ${tool.title ?? name}`;
@@ -135,16 +150,36 @@ async function show(name: string, args: Record<string, unknown>): Promise<void> 
   const bridge = new AppBridge(
     client,
     { name: 'reply-desk-host', version: '1.0.0' },
-    { openLinks: {}, serverTools: {}, serverResources: {}, logging: {} },
+    { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, updateModelContext: { text: {} }, downloadFile: {} },
     { hostContext: hostContext(tool) },
   );
   bridge.onsandboxready = () => void bridge.sendSandboxResourceReady({ html: appText, sandbox: 'allow-scripts allow-forms' });
   bridge.oninitialized = () => {
     void bridge.sendToolInput({ arguments: args });
-    void bridge.sendToolResult(result as Parameters<AppBridge['sendToolResult']>[0]);
+    if (opts.cancelled) void bridge.sendToolCancelled({ reason: 'the person stopped it' });
+    else void bridge.sendToolResult(result as Parameters<AppBridge['sendToolResult']>[0]);
   };
   bridge.onsizechange = ({ height }) => {
     if (height) iframe.style.height = `${Math.ceil(height) + 2}px`;
+  };
+  bridge.oncalltool = async (params) => (await callTool(params)) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
+  bridge.onupdatemodelcontext = async ({ content }) => {
+    modelContext.push((content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n'));
+    $('model-context').textContent = modelContext.at(-1) ?? '';
+    return {};
+  };
+  bridge.ondownloadfile = async ({ contents }) => {
+    const file = contents[0];
+    const name = decodeURIComponent((file?.type === 'resource' ? file.resource.uri.split('/').pop() : file?.name) ?? '');
+    if (!file || !(await ask('file', `Save this file?\n${name}`))) return { isError: true };
+    if (file.type === 'resource' && 'blob' in file.resource) {
+      const a = Object.assign(document.createElement('a'), {
+        href: `data:${file.resource.mimeType ?? 'application/octet-stream'};base64,${file.resource.blob}`,
+        download: name ?? 'file',
+      });
+      a.click();
+    }
+    return {};
   };
   bridge.onopenlink = async ({ url }) => {
     if (!(await ask('link', `Open this address?\n${url}`))) return { isError: true };
@@ -165,18 +200,6 @@ async function setTheme(next: 'light' | 'dark'): Promise<void> {
   if (current) await current.bridge.sendHostContextChange({ theme, styles: hostContext().styles });
 }
 
-/** The pickers of the header: leads and templates of the server's default workspace. */
-async function fillPickers(): Promise<void> {
-  const leads = await client.callTool({ name: 'list_leads', arguments: { limit: 20 } });
-  const templates = await client.callTool({ name: 'list_templates', arguments: {} });
-  const unfence = (s: unknown) => String(s ?? '').replace(/<untrusted-([0-9a-f]+)>([\s\S]*?)<\/untrusted-\1>/g, '$2');
-  const option = (value: string, label: string) => Object.assign(document.createElement('option'), { value, textContent: label });
-  for (const l of (leads.structuredContent as { data?: Record<string, unknown>[] })?.data ?? [])
-    $('lead').append(option(String(l.id), unfence(l.latest_reply).split(':')[0] || String(l.id)));
-  for (const t of (templates.structuredContent as { data?: Record<string, unknown>[] })?.data ?? [])
-    $('template').append(option(String(t.id), unfence(t.name)));
-}
-
 const fail = (err: unknown) => {
   $('host-status').textContent = `Failed: ${(err as Error).message}`;
 };
@@ -184,13 +207,18 @@ const fail = (err: unknown) => {
 async function start(): Promise<void> {
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', location.origin)));
   tools = (await client.listTools()).tools;
-  await fillPickers();
   $('show-board').onclick = () => void show('list_leads', { limit: 20 }).catch(fail);
-  $('show-thread').onclick = () => void show('get_conversation', { lead_id: $<HTMLSelectElement>('lead').value }).catch(fail);
-  $('show-draft').onclick = () =>
-    void show('render_template', { lead_id: $<HTMLSelectElement>('lead').value, template_id: $<HTMLSelectElement>('template').value }).catch(fail);
   $('theme').onclick = () => void setTheme(theme === 'dark' ? 'light' : 'dark');
+  // The flow starts at the inbox, as an agent's list_leads would open it; the rest happens in the app.
+  await show('list_leads', { limit: 20 });
 }
 
-window.desk = { show, setTheme, asked, ready: start() };
+window.desk = {
+  show,
+  setTheme,
+  asked,
+  modelContext,
+  extra: (tool, byLead) => void extras.set(tool, { ...extras.get(tool), ...byLead }),
+  ready: start(),
+};
 window.desk.ready.catch(fail);
