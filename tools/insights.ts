@@ -1,5 +1,6 @@
 import { defineTool } from '../src/mcp/tool/define.js';
 import { listOf, objectOf } from '../src/mcp/tool/outputs.js';
+import { APPROXIMATE, NOT_COMPUTED, runSummary } from './support/approximate.js';
 
 const WINDOW = { from: 'Window start: day or date-time.', to: 'Window end: day or date-time.' };
 
@@ -10,7 +11,8 @@ export const insightTools = [
     description:
       'Funnel, headline rates, speed to lead and per-rep figures for at most 366 days (default: the last 30), optionally for one rep. Rates are ratios in [0,1]. Needs insights:read.',
     docs: { ...WINDOW, from: 'Window start (default: 30 days before to).' },
-    output: objectOf('insights_summary'),
+    output: objectOf('insights_summary').extend({ ...APPROXIMATE, ...NOT_COMPUTED }),
+    run: runSummary,
   }),
   defineTool({
     endpoint: 'get_campaign_insights',

@@ -8,6 +8,8 @@ import { viewOutput } from './support/compact.js';
 import { runPriority, runSetOf, setOutput } from './support/set-answer.js';
 import { CARD_EXTRA, runLeadCard } from './support/lead-card.js';
 import { FILTER_NOTES, explainEmpty } from './support/lead-filters.js';
+import { APPROXIMATE, CAMPAIGN_FILTER } from './support/approximate.js';
+import { withSentences } from './support/said.js';
 
 export { LEAD_TRIAGE_FIELDS } from './support/compact.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
@@ -45,9 +47,12 @@ export const leadTools = [
       assignee_id: 'Member ids, or ["none"] for unassigned.',
     },
     extra: VIEW_ARGS,
-    output: listOutput(compactLead).extend(FILTER_NOTES),
+    output: listOutput(compactLead).extend({ ...FILTER_NOTES, ...APPROXIMATE }),
     // A page sized for triage, not the API's 50: a model reads every row it is given. An empty one says what its filters match.
-    run: async (ctx, args) => explainEmpty(await runProjected(ctx, { limit: LIST_LEADS_PAGE, ...args }, 'lead'), args),
+    run: async (ctx, args) => {
+      const page = explainEmpty(await runProjected(ctx, { limit: LIST_LEADS_PAGE, ...args }, 'lead'), args);
+      return withSentences(page, { approximate: args.campaign_id !== undefined ? [CAMPAIGN_FILTER] : [] });
+    },
   }),
   defineTool({
     endpoint: 'get_lead',

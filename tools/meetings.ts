@@ -1,8 +1,10 @@
 import { defineTool } from '../src/mcp/tool/define.js';
 import { listOutput, objectOf, writeOutput } from '../src/mcp/tool/outputs.js';
 import { VIEW, viewOutput } from './support/compact.js';
-import { runProjected } from './support/project.js';
+import { runPlain, runProjected } from './support/project.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
+import { APPROXIMATE, MEETING_TIMES } from './support/approximate.js';
+import { withSentences } from './support/said.js';
 import { word } from '../src/mcp/confirm/confirm.js';
 
 export const meetingTools = [
@@ -14,15 +16,21 @@ export const meetingTools = [
       'Booked meetings, by booking time. Filter by outcome, source, host, event type, booking or start window. A live calendar read: costs one upstream call per page.',
     docs: { outcome: 'Outcomes; none = not recorded.' },
     extra: VIEW,
-    output: listOutput(viewOutput('meeting')),
-    run: (ctx, args) => runProjected(ctx, args, 'meeting'),
+    output: listOutput(viewOutput('meeting')).extend(APPROXIMATE),
+    // Meeting times can lag the host's calendar (spec): a page with meetings says so.
+    run: async (ctx, args) => {
+      const page = await runProjected(ctx, args, 'meeting');
+      const some = Array.isArray(page.structured.data) && page.structured.data.length > 0;
+      return withSentences(page, { approximate: some ? [MEETING_TIMES] : [] });
+    },
   }),
   defineTool({
     endpoint: 'get_meeting',
     title: 'Get a meeting',
     description:
       'One meeting with invitee, guests, custom fields, location, outcome; internal_notes for keys with meetings:write. Times can lag the calendar by 15 minutes.',
-    output: objectOf('meeting'),
+    output: objectOf('meeting').extend(APPROXIMATE),
+    run: async (ctx, args) => withSentences(await runPlain(ctx, args), { approximate: [MEETING_TIMES] }),
   }),
   defineTool({
     endpoint: 'set_meeting_outcome',

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Fence } from '../../src/mcp/view/fence.js';
 import type { ToolOutput } from '../../src/mcp/view/output.js';
-import { textOf } from '../../src/mcp/view/shape.js';
+import { withSentences } from './said.js';
 
 type Row = Record<string, unknown>;
 
@@ -43,24 +42,8 @@ export function filterNotes(args: Row): string[] {
     .map((k) => MATCHES[k]!);
 }
 
-/** The lines after the text form of a page that carry notes: the same sentences, each on its own line, labelled. */
-export function notesLines(key: string, notes: unknown): string[] {
-  return Array.isArray(notes) && notes.length ? [`${key}:`, ...notes.map((n) => `- ${String(n)}`)] : [];
-}
-
-/**
- * list_leads' page, with filter_notes when it is empty (in both forms). A page of lines gets the
- * notes as lines after its table; a page of JSON carries them in its JSON.
- */
+/** list_leads' page, with filter_notes (both forms) when it is empty. */
 export function explainEmpty(out: ToolOutput, args: Row): ToolOutput {
   const data = out.structured.data;
-  const notes = Array.isArray(data) && data.length === 0 ? filterNotes(args) : [];
-  if (notes.length === 0) return out;
-  const render = out.render;
-  return {
-    ...out,
-    structured: { ...out.structured, filter_notes: notes },
-    render: (s: Row, fence: Fence, own?: ReadonlySet<string>) =>
-      render ? [render(s, fence, own), ...notesLines('filter_notes', s.filter_notes)].join('\n') : textOf(s, fence, own),
-  };
+  return withSentences(out, { filter_notes: Array.isArray(data) && data.length === 0 ? filterNotes(args) : [] });
 }
