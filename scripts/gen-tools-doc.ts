@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { publishedTool } from '../src/mcp/server.js';
-import { checkedInputSchema } from '../src/mcp/tool/publish.js';
+import { checkedInputSchema, checkedOutputSchema } from '../src/mcp/tool/publish.js';
 import type { ToolDef } from '../src/mcp/tool/define.js';
 import { ALL_TOOLS } from '../tools/index.js';
 import { README, byToolset, renderReadme, toolsetTable } from './readme-tools.js';
@@ -101,7 +101,8 @@ export function returnsOf(output: Schema): string {
   const kind = props.object?.const as string | undefined;
   const what = kind ? `A ${code(kind)} object` : 'An object';
   const effects = props.effects ? ", with the API's `effects` object (what the call changed; `provider_writes` is always `[]`)" : '';
-  return `${what}${effects}. Fields: ${fields(props)}.`;
+  const said = typeof output.description === 'string' ? ` ${output.description}` : '';
+  return `${what}${effects}. Fields: ${fields(props)}.${said}`;
 }
 
 function toolSection(t: ToolDef): string[] {
@@ -124,7 +125,7 @@ function toolSection(t: ToolDef): string[] {
       : []),
     ...parametersTable(checkedInputSchema(t)),
     '',
-    `Returns: ${returnsOf(p.outputSchema as Schema)}`,
+    `Returns: ${returnsOf(checkedOutputSchema(t) as Schema)}`,
     '',
     `API errors of its own, besides those of keys, scopes and rate limits: ${e.errors.length ? e.errors.map(code).join(', ') : 'none'}.`,
     '',

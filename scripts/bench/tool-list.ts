@@ -11,11 +11,11 @@ export async function toolList(): Promise<Section[]> {
   const sb = await sandbox(UNMETERED);
   const s = await mcpSession(sb);
   // A bare request: the SDK's listTools would also compile every output schema on the client side.
-  const answer = z.object({ tools: z.array(z.custom<Tool>()) });
+  const answer = z.looseObject({ tools: z.array(z.custom<Tool>()) });
   const timed = async () => {
     const t = performance.now();
     const r = await s.client.request({ method: 'tools/list' }, answer);
-    return { ms: performance.now() - t, tools: r.tools };
+    return { ms: performance.now() - t, tools: r.tools, answer: r };
   };
   const first = await timed();
   const repeated: number[] = [];
@@ -31,14 +31,19 @@ export async function toolList(): Promise<Section[]> {
     inProcess.push(performance.now() - t);
   }
   const visible = Buffer.byteLength(JSON.stringify(first.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))));
+  // The response line as the transport carries it: the JSON-RPC envelope around the answer.
+  const wire = Buffer.byteLength(JSON.stringify({ result: first.answer, jsonrpc: '2.0', id: 1 }));
+  const outputs = Buffer.byteLength(JSON.stringify(first.tools.map((t) => t.outputSchema ?? null)));
   const instructionBytes = Buffer.byteLength(instructions);
   return [
     {
       title: 'Tool list: bytes a model reads, time a listing takes',
-      note: `Model-visible JSON of tools/list (name + description + input schema), read on every turn, against a budget of 30,000 bytes; the server instructions carry the shared conventions once per session. Listing times are stdio round trips of a bare tools/list request (${LISTINGS} repeated after the first), without the client's own schema work.`,
+      note: `Model-visible JSON of tools/list (name + description + input schema), read on every turn, against a budget of 27,000 bytes; the whole answer on the wire (with titles, annotations and output schemas) against 60,000. The server instructions carry the shared conventions once per session. Listing times are stdio round trips of a bare tools/list request (${LISTINGS} repeated after the first), without the client's own schema work.`,
       columns: ['what', 'value', 'unit'],
       rows: [
         [`tool list, all ${first.tools.length} tools (name + description + input schema)`, visible, 'bytes'],
+        [`tools/list on the wire, all ${first.tools.length} tools (JSON-RPC response)`, wire, 'bytes'],
+        ['of which output schemas', outputs, 'bytes'],
         ['≈ tokens of the tool list (bytes/4)', Math.round(visible / 4), 'tokens'],
         ['server instructions', instructionBytes, 'bytes'],
         ['first tools/list', round(first.ms), 'ms'],

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { publishedTool } from '../../src/mcp/server.js';
+import { checkedOutputSchema } from '../../src/mcp/tool/publish.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { TOOLS_DOC, renderToolsDoc, returnsOf, typeOf } from '../../scripts/gen-tools-doc.js';
 import { README, handWritten, readmeParts, renderReadme } from '../../scripts/readme-tools.js';
@@ -73,7 +74,7 @@ describe('docs/tools.md: every tool (name, toolset, annotations, parameters, wha
       if (schema.description) expect(row).toContain(schema.description.replace(/\|/g, '\\|'));
     }
     if (Object.keys(props).length === 0) expect(s).toContain('No parameters.');
-    expect(s).toContain(`Returns: ${returnsOf(p.outputSchema as Record<string, unknown>)}`);
+    expect(s).toContain(`Returns: ${returnsOf(checkedOutputSchema(t))}`);
   });
 
   it('the index names every toolset and links every tool', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
 import { SERVER_INSTRUCTIONS, publishedTool } from '../../src/mcp/server.js';
+import { SAID_ONCE } from '../../src/mcp/tool/publish.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 
 const published = ALL_TOOLS.map(publishedTool);
@@ -45,11 +46,14 @@ describe.each(published.map((p, i) => [p.name, p, ALL_TOOLS[i]!] as const))('too
     expect(typeof a.openWorldHint).toBe('boolean');
   });
 
-  it('publishes a strict input schema with every argument described', () => {
+  it('publishes a strict input schema with every argument described, there or (the shared ones) once in the server instructions', () => {
     const s = p.inputSchema as { type: string; additionalProperties: unknown; properties: Record<string, { description?: string }> };
     expect(s.type).toBe('object');
     expect(s.additionalProperties).toBe(false);
-    for (const [arg, schema] of Object.entries(s.properties)) expect(schema.description, `${name}.${arg}`).toMatch(/\S{3}/);
+    for (const [arg, schema] of Object.entries(s.properties)) {
+      if (schema.description === undefined) expect(Object.keys(SAID_ONCE), `${name}.${arg}`).toContain(arg);
+      else expect(schema.description, `${name}.${arg}`).toMatch(/\S{3}/);
+    }
   });
 
   it('publishes an object output schema', () => {
@@ -76,11 +80,50 @@ describe("annotations say what is safe, per the spec's transitions", () => {
 /** What a model reads of the tool list on every turn: name, description and input schema. */
 const modelVisible = (list: readonly { name: string; description: string; inputSchema: unknown }[]) =>
   Buffer.byteLength(JSON.stringify(list.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }))));
+/** The whole answer to tools/list as the server sends it, output schemas, titles and annotations included. */
+const onTheWire = (list: readonly unknown[]) => Buffer.byteLength(JSON.stringify({ tools: list }));
 
 describe('the tool list is small: what every tool shares is said once, in the server instructions', () => {
-  it('every tool of the table fits in 30,000 bytes of model-visible JSON', () => {
+  it('every tool of the table fits in 27,000 bytes of model-visible JSON, room left for another tool', () => {
     expect(published).toHaveLength(TOOL_ENDPOINTS.length);
-    expect(modelVisible(published)).toBeLessThanOrEqual(30_000);
+    expect(modelVisible(published)).toBeLessThanOrEqual(27_000);
+  });
+
+  it('the whole tools/list answer, output schemas included, fits in 60,000 bytes', () => {
+    expect(onTheWire(published)).toBeLessThanOrEqual(60_000);
+  });
+
+  it('an output schema names the fields of a result and their types, and repeats no record schema nested in them', () => {
+    for (const p of published) {
+      const props = (p.outputSchema as { properties: Record<string, Record<string, unknown>> }).properties;
+      for (const [field, schema] of Object.entries(props)) {
+        const branches = (schema.anyOf as Record<string, unknown>[] | undefined) ?? [schema];
+        for (const b of branches) expect(b, `${p.name}.${field}`).not.toHaveProperty('properties');
+        for (const b of branches) expect(b, `${p.name}.${field}`).not.toHaveProperty('items');
+      }
+    }
+  });
+
+  it("a write's output schema says it holds the id and the effects, not the lead schema again: the lead's fields are get_lead's", () => {
+    const lead = Object.keys((published.find((p) => p.name === 'get_lead')!.outputSchema as { properties: object }).properties);
+    expect(lead).toEqual(expect.arrayContaining(['status', 'unread', 'responded', 'last_message_at']));
+    for (const p of published.filter((x) =>
+      ['set_status', 'mark_read', 'mark_unread', 'mark_responded', 'mark_booked', 'mark_disqualified'].includes(x.name),
+    )) {
+      const fields = Object.keys((p.outputSchema as { properties: object }).properties);
+      expect(fields, p.name).toEqual(expect.arrayContaining(['object', 'id', 'effects']));
+      expect(
+        fields.filter((f) => lead.includes(f) && !['object', 'id'].includes(f)),
+        p.name,
+      ).toEqual([]);
+    }
+  });
+
+  it('the arguments published without a description are those the server instructions explain', () => {
+    expect(SERVER_INSTRUCTIONS).toMatch(/- workspace: a slug from list_workspaces/);
+    expect(SERVER_INSTRUCTIONS).toMatch(/An x_id argument takes an id of kind x, from the tool that lists x/);
+    for (const arg of ['limit', 'order', 'cursor', 'max_items', 'all=true']) expect(SERVER_INSTRUCTIONS).toContain(arg);
+    for (const arg of Object.keys(SAID_ONCE)) expect(arg, arg).toMatch(/^(workspace|limit|cursor|order|max_items|all|[a-z_]+_id)$/);
   });
 
   it('no published input schema repeats an id pattern, a length or a range the server checks itself', () => {

@@ -33,7 +33,7 @@ function relax(s: z.ZodType): z.ZodType {
       const r = relax(v);
       shape[k] = mayBeEmpty(v) && !(v instanceof z.ZodOptional) ? described(r.optional(), v) : r;
     }
-    return s.extend(shape);
+    return described(s.extend(shape), s);
   }
   return s;
 }

@@ -42,10 +42,14 @@ export function withEffects(schema: z.ZodObject) {
 
 /**
  * A write's answer: by default the id, the fields the write set and the API's effects,
- * verbatim; view=full gives the whole record. Either way, the record's own schema.
+ * verbatim; view=full gives the whole record. The record's fields are not repeated here: the
+ * read tool of the kind says them once (every write tool carrying the lead schema was most of
+ * the tool list's bytes).
  */
 export function writeOutput(kind: string) {
-  return (resourceOf(kind) as z.ZodObject).partial().extend({ ...shownWith, object: z.literal(kind), id: z.string(), effects: effectsSchema });
+  return z
+    .looseObject({ ...shownWith, object: z.literal(kind), id: z.string(), effects: effectsSchema })
+    .describe(`The ${kind}'s id, the fields this write set and the API's effects; view=full: the whole ${kind}.`);
 }
 
 /** A batched write's answer: the one-lead answer, or `results` with each lead's outcome (pipeline/batch.ts). */
@@ -56,20 +60,29 @@ export function batchOutput(single: z.ZodObject) {
     effects: effectsSchema.optional(),
     error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
   });
-  return single.partial({ object: true, id: true, effects: true }).extend({
-    results: z.array(row).optional().describe('lead_ids given: each lead in order, with what its write set and its effects, or its error.'),
-    done: z.number().int().optional(),
-    failed: z.number().int().optional(),
-  });
+  return sameWords(
+    single.partial({ object: true, id: true, effects: true }).extend({
+      results: z.array(row).optional().describe('lead_ids given: each lead in order, with what its write set and its effects, or its error.'),
+      done: z.number().int().optional(),
+      failed: z.number().int().optional(),
+    }),
+    single,
+  );
 }
+
+/** A schema built from another keeps the other's description (zod's extend and partial drop it). */
+const sameWords = <T extends z.ZodType>(next: T, was: z.ZodType): T => (was.description ? next.describe(was.description) : next);
 
 /** A create the duplicate guard answers: the created record, or (created false) the earlier one's id and nothing else of it. */
 export function duplicateOutput(single: z.ZodObject) {
-  return single.extend({
-    created: z.literal(false).optional().describe('Present when this call created nothing: the same call succeeded lately (duplicate_of).'),
-    duplicate_of: z.string().optional().describe('The id the earlier identical call created.'),
-    seconds_ago: z.number().int().optional().describe('How long ago the earlier call succeeded.'),
-  });
+  return sameWords(
+    single.extend({
+      created: z.literal(false).optional().describe('Present when this call created nothing: the same call succeeded lately (duplicate_of).'),
+      duplicate_of: z.string().optional().describe('The id the earlier identical call created.'),
+      seconds_ago: z.number().int().optional().describe('How long ago the earlier call succeeded.'),
+    }),
+    single,
+  );
 }
 
 export const listOf = (kind: string) => listOutput(resourceOf(kind));

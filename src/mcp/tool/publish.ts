@@ -2,7 +2,10 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { annotationsFor } from './annotations.js';
 import type { ToolDef } from './define.js';
+import { outlineSchema } from './outline.js';
+import { PARAM_DOCS } from './param-docs.js';
 import { portableSchema } from './portable.js';
+import { MULTI_PAGE_ARGS } from './shared-args.js';
 
 /** A tool as tools/list publishes it. */
 export type PublishedTool = Tool & {
@@ -29,6 +32,37 @@ function lean(ctx: { jsonSchema: Record<string, unknown> }): void {
   if (Array.isArray(s.enum) && s.enum.length > LISTED_VALUES) delete s.enum;
 }
 
+/**
+ * Arguments whose meaning the server instructions state once for every tool (workspace, the
+ * paging ones, and an x_id that takes an id of kind x): published without their shared
+ * description, which would otherwise be repeated in up to 43 tools. A tool's own description
+ * of one of them stays.
+ */
+export const SAID_ONCE: Readonly<Record<string, string | undefined>> = {
+  workspace: PARAM_DOCS.workspace,
+  limit: PARAM_DOCS.limit,
+  cursor: PARAM_DOCS.cursor,
+  order: PARAM_DOCS.order,
+  max_items: MULTI_PAGE_ARGS.max_items.description,
+  all: MULTI_PAGE_ARGS.all.description,
+  lead_id: PARAM_DOCS.lead_id,
+  task_id: PARAM_DOCS.task_id,
+  meeting_id: PARAM_DOCS.meeting_id,
+  event_type_id: PARAM_DOCS.event_type_id,
+  template_id: PARAM_DOCS.template_id,
+};
+
+function withoutSharedDocs(schema: Record<string, unknown>): Record<string, unknown> {
+  const props = schema.properties as Record<string, Record<string, unknown>> | undefined;
+  if (!props) return schema;
+  const lean = Object.entries(props).map(([name, p]) => {
+    if (p.description === undefined || p.description !== SAID_ONCE[name]) return [name, p] as const;
+    const { description: _, ...rest } = p;
+    return [name, rest] as const;
+  });
+  return { ...schema, properties: Object.fromEntries(lean) };
+}
+
 function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', override?: typeof lean): Record<string, unknown> {
   const { $schema: _, ...rest } = z.toJSONSchema(schema, { io, ...(override ? { override } : {}) }) as Record<string, unknown>;
   return portableSchema(rest) as Record<string, unknown>;
@@ -37,6 +71,11 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output', override?: type
 /** The input schema as the server checks it, every bound included (for the people's reference). */
 export function checkedInputSchema(t: ToolDef): Record<string, unknown> {
   return jsonSchemaOf(t.input, 'input');
+}
+
+/** The output schema as the server checks its own results, every field included (for the people's reference). */
+export function checkedOutputSchema(t: ToolDef): Record<string, unknown> {
+  return jsonSchemaOf(t.output, 'output');
 }
 
 /** Each tool is converted once, at its first listing: tools/list then costs no schema work. */
@@ -67,8 +106,8 @@ export function publishedTool(t: ToolDef): PublishedTool {
       name: t.name,
       title: t.title,
       description: t.description,
-      inputSchema: jsonSchemaOf(t.input, 'input', lean) as PublishedTool['inputSchema'],
-      outputSchema: jsonSchemaOf(t.output, 'output') as PublishedTool['outputSchema'],
+      inputSchema: withoutSharedDocs(jsonSchemaOf(t.input, 'input', lean)) as PublishedTool['inputSchema'],
+      outputSchema: outlineSchema(jsonSchemaOf(t.output, 'output')) as PublishedTool['outputSchema'],
       annotations: annotationsFor(t.endpoint, t.title),
     };
     cache.set(t, p);
