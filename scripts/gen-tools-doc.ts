@@ -45,7 +45,13 @@ export function typeOf(s: Schema | undefined): string {
     case 'boolean':
       return 'boolean';
     case 'array': {
-      const count = s.minItems === 1 && s.maxItems === undefined ? ' (non-empty)' : range(s.minItems, s.maxItems).replace(/^ (.*)$/, ' ($1 items)');
+      const exactly = s.minItems !== undefined && s.minItems === s.maxItems;
+      const count =
+        s.minItems === 1 && s.maxItems === undefined
+          ? ' (non-empty)'
+          : exactly
+            ? ` (${s.minItems} item${s.minItems === 1 ? '' : 's'})`
+            : range(s.minItems, s.maxItems).replace(/^ (.*)$/, ' ($1 items)');
       return `array${count} of ${typeOf(s.items)}`;
     }
     case 'object':

@@ -31,7 +31,7 @@ const compactLead = viewOutput('lead');
 
 const VIEW_ARGS = {
   view: z.enum(['compact', 'full']).optional().describe('Default compact.'),
-  fields: z.array(z.enum(LEAD_FIELDS)).min(1).optional().describe('Only these lead fields (as in view=full), and id.'),
+  fields: z.array(z.enum(LEAD_FIELDS)).min(1).max(LEAD_FIELDS.length).optional().describe('Only these lead fields (as in view=full), and id.'),
 };
 
 export const leadTools = [

@@ -72,11 +72,13 @@ export const p = {
         (values as readonly string[]).includes(raw) ? ok(raw as V[number]) : fail('unsupported_filter', `must be one of ${values.join(', ')}`),
     };
   },
-  /** Comma-separated values out of a closed list. */
+  /** Comma-separated values out of a closed list: at most `max`, and never more than the list has (more could only repeat). */
   list<const V extends readonly [string, ...string[]]>(values: V, opts: { max?: number; code?: WireCode } = {}): Param<V[number][]> {
     const code = opts.code ?? 'unsupported_filter';
-    let input = z.array(z.enum(values as unknown as [V[number], ...V[number][]])).min(1);
-    if (opts.max) input = input.max(opts.max);
+    const input = z
+      .array(z.enum(values as unknown as [V[number], ...V[number][]]))
+      .min(1)
+      .max(Math.min(opts.max ?? values.length, values.length));
     return {
       kind: 'list',
       input,

@@ -60,6 +60,28 @@ export function apiErrorOf(e: Endpoint, res: HttpResponse, o: ErrorReading = {})
   });
 }
 
+/**
+ * A 414 or 431: the request line was too long for the API or a proxy before it, which with our
+ * short headers means the query. The caller's arguments are at fault, never the moment, so the
+ * call fails as invalid_request naming the longest query parameter, and is not tried again.
+ */
+export function tooLongError(e: Endpoint, status: number, target: string): ApiError {
+  const query = target.includes('?') ? target.slice(target.indexOf('?') + 1) : '';
+  let longest: { name: string; chars: number } | undefined;
+  for (const part of query.split('&')) {
+    const name = decodeURIComponent(part.split('=')[0] ?? '');
+    if (name && (!longest || part.length > longest.chars)) longest = { name, chars: part.length };
+  }
+  const where = longest ? `, ${longest.chars} of them in ${longest.name}` : '';
+  return new ApiError({
+    status,
+    code: 'invalid_request',
+    param: longest?.name,
+    endpoint: e.name,
+    message: `${e.name} was refused with HTTP ${status}: the request's query is too long (${target.length} characters${where}). Pass fewer values${longest ? ` in ${longest.name}` : ''}, or split the call.`,
+  });
+}
+
 /** An answer over the body limit, dropped unread: the call fails saying so (a retry would meet the same answer). */
 export function tooLargeError(e: Endpoint, res: HttpResponse): ApiError {
   const t = res.tooLarge!;

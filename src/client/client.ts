@@ -35,11 +35,11 @@ import {
   type Settlement,
 } from './limiter/types.js';
 import { type PageOptions, paginate } from './paginate.js';
-import { readRateInfo } from './limiter/rate-headers.js';
+import { type RateInfo, readRateInfo } from './limiter/rate-headers.js';
 import { WINDOWS_AHEAD } from './limiter/header-bound.js';
 import type { RedisLimitStore } from './limiter/redis/limit-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
-import { apiErrorOf, parseJson, redirectError, tooLargeError } from './answers.js';
+import { apiErrorOf, parseJson, redirectError, tooLargeError, tooLongError } from './answers.js';
 import type { BinaryResult, CallOptions, CallResult } from './call-types.js';
 import { type CallInput, type Prepared, prepare } from './validate.js';
 
@@ -349,13 +349,7 @@ export class ReplyInboxClient {
       const maxBodyBytes = e.returns === 'binary' ? this.bodyLimits.binary : this.bodyLimits.json;
       const res = await this.http.send({ endpoint: e.name, method: e.method, path: p.target, headers, body: p.body, signal, maxBodyBytes });
       const info = readRateInfo(res.headers);
-      const error = res.tooLarge
-        ? tooLargeError(e, res)
-        : res.status >= 400
-          ? apiErrorOf(e, res, { info, maxRetryAfter: this.maxRetryAfter })
-          : res.status >= 300
-            ? redirectError(e, res)
-            : undefined;
+      const error = this.errorOf(p, res, info);
       this.log.debug(
         { endpoint: e.name, status: res.status, ms: Date.now() - started, bucket: info.bucket, remaining: info.remaining, code: error?.code },
         'request',
@@ -370,6 +364,15 @@ export class ReplyInboxClient {
       this.log.debug({ endpoint: e.name, ms: Date.now() - started, failure: failure instanceof AbortedExchange ? 'aborted' : failure.code }, 'request failed');
       return { value: { ok: false, error: failure }, settlement: failure.sent === 'no' ? { kind: 'not_sent' } : { kind: 'lost' } };
     }
+  }
+
+  /** What an answer that is not a success means: too large, a request too long, the API's error, or a redirect. */
+  private errorOf(p: Prepared, res: HttpResponse, info: RateInfo): ApiError | undefined {
+    const e = p.endpoint;
+    if (res.tooLarge) return tooLargeError(e, res);
+    if (res.status === 414 || res.status === 431) return tooLongError(e, res.status, p.target);
+    if (res.status >= 400) return apiErrorOf(e, res, { info, maxRetryAfter: this.maxRetryAfter });
+    return res.status >= 300 ? redirectError(e, res) : undefined;
   }
 
   private shape<T>(p: Prepared, opts: CallOptions, res: HttpResponse, attempts: number): CallResult<T> {

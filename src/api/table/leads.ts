@@ -8,7 +8,8 @@ const leadListQuery = {
   expand: p.list(LEAD_LIST_EXPANSIONS, { max: MAX_EXPANSIONS, code: 'invalid_request' }),
   status: p.list(LEAD_STATUS_FILTER),
   campaign_id: p.id('campaign'),
-  assignee_id: p.ids('member', { literal: 'none' }),
+  // The spec bounds lead_tag_id at 100 and says nothing of assignee_id: the same bound keeps its URL as short.
+  assignee_id: p.ids('member', { literal: 'none', max: 100 }),
   lead_tag_id: p.ids('lead_tag', { max: 100 }),
   email: p.email(),
   q: p.text(1, 160),
