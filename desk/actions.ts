@@ -3,6 +3,7 @@ import { type Host, type Json, ToolFailure } from './host.js';
 import { statusLabel } from './labels.js';
 import { say } from './parts.js';
 import { STATUSES } from './statuses.js';
+import { unfence } from './fence.js';
 
 /** A lead as the desk holds it while the person works on it: the fields its actions change. */
 export interface LeadRef {
@@ -60,7 +61,7 @@ export const starLabel = (lead: Json) => (lead.priority ? 'Unstar' : 'Star');
 const reverted = new WeakSet<Json>();
 
 export function statusControl(host: Host, ref: LeadRef): HTMLElement {
-  const current = () => String(ref.lead.status ?? '');
+  const current = () => unfence(ref.lead.status);
   const select = el('select', { 'aria-label': `Status of ${ref.who}`, class: 'status-select' });
   const set = el('button', { type: 'button', class: 'small set-status' }, 'Set status');
   const draw = () => {

@@ -36,7 +36,7 @@ function rowOf(lead: Json): Row {
   const at = text.indexOf(': ');
   const company = unfence(lead.company_name);
   if (lead.first_name || lead.last_name || lead.email || !(at > 0 && at < 120))
-    return { lead, who: leadName(lead, unfence), company, what: unfence(lead.body_preview) || (at > 0 ? text.slice(at + 2) : text) };
+    return { lead, who: leadName(lead), company, what: unfence(lead.body_preview) || (at > 0 ? text.slice(at + 2) : text) };
   const named = /^(.*?) \(([^()]*)\)$/.exec(text.slice(0, at));
   return { lead, who: named ? named[1]! : text.slice(0, at), company: named ? named[2]! : company, what: text.slice(at + 2) };
 }

@@ -83,9 +83,9 @@ function checks(s: DraftState, unresolved: string[]): Check[] {
       ? { ok: true, text: `Answers their latest email, in its thread (${unfence(r.reply.subject)}).` }
       : { ok: false, text: 'Starts a new thread: there is no email of theirs to answer.' },
   ];
-  const cls = String(l.classification ?? '');
+  const cls = unfence(l.classification);
   if (AWAY.has(cls)) out.push({ ok: false, text: `Their latest email is classified ${classificationLabel(cls)}: nobody may read this until they are back.` });
-  if (STOP.has(cls) || STOP.has(String(l.status ?? ''))) out.push({ ok: false, text: 'They asked not to be contacted.' });
+  if (STOP.has(cls) || STOP.has(unfence(l.status))) out.push({ ok: false, text: 'They asked not to be contacted.' });
   if (s.lastIsOurs) out.push({ ok: false, text: 'The last message in the thread is yours: they have not answered it.' });
   return out;
 }
@@ -97,7 +97,7 @@ function leadCard(s: DraftState): HTMLElement {
   return el(
     'section',
     { class: 'card lead', 'aria-label': 'Lead' },
-    el('h2', { class: 'lead-name' }, leadName(l, unfence)),
+    el('h2', { class: 'lead-name' }, leadName(l)),
     el('p', { class: 'lead-meta' }, [unfence(l.title), unfence(l.company_name)].filter(Boolean).join(', ')),
     el('p', { class: 'lead-email' }, unfence(l.email)),
     el('h3', {}, latest ? `Their latest email, ${when(latest.sent_at, s.host.zone())}` : 'Their latest email'),
@@ -145,7 +145,7 @@ function content(s: DraftState, draw: () => void): Child[] {
   const toEmail = r.reply ? unfence(r.reply.to?.email) : s.lead ? unfence(s.lead.email) : '';
   const list = checks(s, unresolved);
   const ready = list.every((c) => c.ok);
-  const who = s.lead ? leadName(s.lead, unfence) : s.input.lead_id;
+  const who = s.lead ? leadName(s.lead) : s.input.lead_id;
   const tell = (what: string) =>
     void s.host.tell(`${what} the draft to ${who} (${s.input.lead_id}), template ${s.input.template_id}; it is not sent until they send it`);
   return [

@@ -1,4 +1,4 @@
-import type { App } from '@modelcontextprotocol/ext-apps';
+import type { AppLink } from './link.js';
 import { unfence } from './text.js';
 
 /** A tool answered with an error: its code (declined, invalid_request…) and its message. */
@@ -24,7 +24,7 @@ const MAX_TOLD = 12;
  */
 export class Host {
   constructor(
-    readonly app: App,
+    readonly app: AppLink,
     private readonly workspace: () => string | undefined,
   ) {}
 
@@ -35,20 +35,20 @@ export class Host {
   /** The whole result, content blocks included (download_attachment's file is one). */
   async callWhole(name: string, args: Json): Promise<{ structuredContent: Json; content: { type: string; resource?: Json }[] }> {
     const ws = this.workspace();
-    const r = await this.app.callServerTool({ name, arguments: { ...(ws ? { workspace: ws } : {}), ...args } });
+    const r = await this.app.callTool(name, { ...(ws ? { workspace: ws } : {}), ...args });
     if (r.isError) throw failure(r);
     return { structuredContent: (r.structuredContent ?? {}) as Json, content: (r.content ?? []) as { type: string; resource?: Json }[] };
   }
 
   /** Hand a file to the host, which asks the person where (or whether) to save it. */
   async download(resource: Json): Promise<boolean> {
-    if (!this.app.getHostCapabilities()?.downloadFile) return false;
-    const r = await this.app.downloadFile({ contents: [{ type: 'resource', resource: resource as never }] });
+    if (!this.app.hostCapabilities.downloadFile) return false;
+    const r = await this.app.request('ui/download-file', { contents: [{ type: 'resource', resource }] }).catch(() => ({ isError: true }));
     return !r.isError;
   }
 
   async open(url: string): Promise<boolean> {
-    const r = await this.app.openLink({ url });
+    const r = await this.app.request('ui/open-link', { url }).catch(() => ({ isError: true }));
     return !r.isError;
   }
 
@@ -59,16 +59,16 @@ export class Host {
   async tell(line: string): Promise<void> {
     this.told.push(line);
     if (this.told.length > MAX_TOLD) this.told.shift();
-    if (!this.app.getHostCapabilities()?.updateModelContext) return;
+    if (!this.app.hostCapabilities.updateModelContext) return;
     const text = `In the reply desk, the person:\n${this.told.map((l) => `- ${l}`).join('\n')}`;
-    await this.app.updateModelContext({ content: [{ type: 'text', text }] }).catch(() => undefined);
+    await this.app.request('ui/update-model-context', { content: [{ type: 'text', text }] }).catch(() => undefined);
   }
 
   private readonly told: string[] = [];
 
   zone(): { timeZone?: string; locale?: string } {
-    const c = this.app.getHostContext();
-    return { timeZone: c?.timeZone, locale: c?.locale };
+    const c = this.app.hostContext;
+    return { timeZone: c.timeZone, locale: c.locale };
   }
 }
 

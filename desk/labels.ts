@@ -2,6 +2,7 @@
  * The words a person reads for the API's values: statuses, classifications, states and template
  * variables. A value this table does not know shows as itself, made readable, never as another.
  */
+import { unfence } from './fence.js';
 
 const STATUS: Record<string, string> = {
   interested: 'Interested',
@@ -45,8 +46,11 @@ export function readable(value: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const lookup = (table: Record<string, string>) => (value: unknown) =>
-  typeof value === 'string' && value ? (Object.hasOwn(table, value) ? table[value]! : readable(value)) : '';
+/** A value the server fenced (one outside the API's enum is an outsider's text) is read without its fence. */
+const lookup = (table: Record<string, string>) => (raw: unknown) => {
+  const value = unfence(raw);
+  return value ? (Object.hasOwn(table, value) ? table[value]! : readable(value)) : '';
+};
 
 export const statusLabel = lookup(STATUS);
 export const classificationLabel = lookup(CLASSIFICATION);
@@ -58,6 +62,6 @@ export const variableLabel = (name: string) => (Object.hasOwn(VARIABLE, name) ? 
 export const ORIGIN = { lead: "from the lead's and sender's records", override: 'your value', unresolved: 'no value yet' } as const;
 
 /** A lead as a person names them: their name, else their email, else their id. */
-export function leadName(l: { first_name?: unknown; last_name?: unknown; email?: unknown; id?: unknown }, unfence: (s: unknown) => string): string {
+export function leadName(l: { first_name?: unknown; last_name?: unknown; email?: unknown; id?: unknown }): string {
   return [unfence(l.first_name), unfence(l.last_name)].filter(Boolean).join(' ') || unfence(l.email) || String(l.id ?? '');
 }

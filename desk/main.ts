@@ -1,9 +1,9 @@
-import { App, type McpUiHostContext, applyDocumentTheme, applyHostFonts, applyHostStyleVariables } from '@modelcontextprotocol/ext-apps';
 import type { LeadRef } from './actions.js';
 import { boardView } from './board.js';
 import { el, replace } from './dom.js';
 import { draftView } from './draft.js';
 import { Host, type Json, failure } from './host.js';
+import { AppLink, type ToolResult, applyHostLook } from './link.js';
 import { say } from './parts.js';
 import { threadView } from './thread.js';
 
@@ -14,7 +14,7 @@ import { threadView } from './thread.js';
  * the view they came from, as they left it.
  */
 performance.mark('desk:script');
-const app = new App({ name: 'reply-desk', version: '1.0.0' }, {}, { autoResize: true });
+const app = new AppLink({ name: 'reply-desk', version: '1.0.0' });
 let input: Json = {};
 const host = new Host(app, () => (typeof input.workspace === 'string' ? input.workspace : undefined));
 const main = document.getElementById('desk')!;
@@ -25,7 +25,7 @@ const trail: { name: ViewName; title: string; view: HTMLElement }[] = [];
 let current: { name: ViewName; title: string; view: HTMLElement } | null = null;
 
 function viewOf(result: Json): ViewName | null {
-  const tool = app.getHostContext()?.toolInfo?.tool?.name;
+  const tool = app.hostContext.toolInfo?.tool?.name;
   if (tool === 'render_template' || result.object === 'rendered_template') return 'draft';
   if (tool === 'get_conversation' || Array.isArray(result.messages)) return 'thread';
   if (tool === 'list_leads' || (result.object === 'list' && Array.isArray(result.data))) return 'board';
@@ -97,7 +97,7 @@ function openDraft(conversation: Json) {
   };
 }
 
-function render(result: { isError?: boolean; structuredContent?: unknown; content?: { type: string; text?: string }[] }): void {
+function render(result: ToolResult): void {
   trail.length = 0;
   if (result.isError) {
     show('error', el('p', { class: 'error', role: 'alert' }, failure(result).message), 'error');
@@ -115,21 +115,15 @@ function render(result: { isError?: boolean; structuredContent?: unknown; conten
   else show('error', el('p', { class: 'error', role: 'alert' }, 'The desk does not show this tool.'), 'error');
 }
 
-function theme(c: McpUiHostContext | undefined): void {
-  if (c?.theme) applyDocumentTheme(c.theme);
-  if (c?.styles?.variables) applyHostStyleVariables(c.styles.variables);
-  if (c?.styles?.css?.fonts) applyHostFonts(c.styles.css.fonts);
-}
-
-app.ontoolinput = (p) => {
+app.on.toolinput = (p) => {
   input = (p.arguments ?? {}) as Json;
 };
-app.ontoolresult = (r) => {
+app.on.toolresult = (r) => {
   performance.mark('desk:result');
   render(r);
 };
 // The person (or the host) stopped the tool before it answered: say so instead of waiting forever.
-app.ontoolcancelled = (p) => {
+app.on.toolcancelled = (p) => {
   show(
     'cancelled',
     el('p', { class: 'notice', role: 'status' }, `The request was stopped before it answered${p.reason ? ` (${p.reason})` : ''}: nothing to show.`),
@@ -137,10 +131,9 @@ app.ontoolcancelled = (p) => {
   );
   say('');
 };
-app.onhostcontextchanged = (c) => theme(c);
-app.onteardown = async () => ({});
+app.on.hostcontext = applyHostLook;
 
 performance.mark('desk:connect');
 await app.connect();
 performance.mark('desk:connected');
-theme(app.getHostContext());
+applyHostLook(app.hostContext);

@@ -1,7 +1,7 @@
 import { type Child, el } from './dom.js';
 import type { Host } from './host.js';
 import { classificationLabel, stateLabel, statusLabel } from './labels.js';
-import { linkPieces } from './text.js';
+import { linkPieces, unfence } from './text.js';
 
 /** Tell the person what happened, in the one live region screen readers announce. */
 export function say(message: string): void {
@@ -29,9 +29,10 @@ export function bodyText(host: Host, text: string): Child[] {
 
 /** A status, classification or state as a chip in words; the value picks its colour through a class, never a style. */
 export function chip(kind: string, value: unknown, label: (v: unknown) => string): HTMLElement | null {
-  if (typeof value !== 'string' || !value) return null;
-  const tone = /^[a-z_]+$/i.test(value) ? value.toLowerCase() : 'other';
-  return el('span', { class: `chip ${kind} tone-${tone}`, 'data-value': value }, label(value));
+  const plain = unfence(value);
+  if (!plain) return null;
+  const tone = /^[a-z_]+$/i.test(plain) ? plain.toLowerCase() : 'other';
+  return el('span', { class: `chip ${kind} tone-${tone}`, 'data-value': plain }, label(plain));
 }
 
 /** A lead's status, classification, and its state when not active. */

@@ -1,13 +1,4 @@
-/**
- * The server fences text written by outsiders (<untrusted-id>…</untrusted-id>) for a model; a
- * person reads it without the fence. What is left is still only ever inserted as text.
- */
-const FENCE = /<untrusted-([0-9a-f]{4,})>([\s\S]*?)<\/untrusted-\1>/g;
-
-export function unfence(s: unknown): string {
-  if (typeof s !== 'string') return s === null || s === undefined ? '' : String(s);
-  return s.replace(FENCE, (_m, _id: string, inner: string) => inner);
-}
+export { unfence } from './fence.js';
 
 /** A date-time in the person's zone and language (the host's, else the browser's). */
 /** One formatter per locale and zone: building one costs more than formatting with it, and a board formats a date a row. */

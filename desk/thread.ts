@@ -117,7 +117,7 @@ export function threadView(host: Host, conversation: Json, known: { lead: Json; 
   const top = el('div', { class: 'thread-top' });
   const pick: { templates: Json[] | null; chosen: string } = { templates: null, chosen: '' };
   // The name the person clicked stays until the lead's own record names them.
-  const named = () => (lead.first_name || lead.last_name || lead.email ? leadName(lead, unfence) : (known.who ?? leadName(lead, unfence)));
+  const named = () => (lead.first_name || lead.last_name || lead.email ? leadName(lead) : (known.who ?? leadName(lead)));
   const ref: LeadRef = { lead, who: named(), changed: () => drawTop() };
   const drawTop = () => {
     ref.who = named();

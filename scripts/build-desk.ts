@@ -6,7 +6,7 @@ import { DESK_HTML_PATH } from '../src/mcp/app/constants.js';
 
 /**
  * The third step of `npm run build`: the reply desk (desk/) as ONE self-contained HTML file, its
- * script (ext-apps' App and what it needs) and its style inlined, so that it loads nothing and a
+ * script (the desk and its own side of the MCP Apps protocol, desk/link.ts) and its style inlined, so that it loads nothing and a
  * host's default CSP (no network) allows it. The server reads it from DESK_HTML_PATH. Also the
  * small host page of `npm run desk` and the browser tests (scripts/desk/page/), into dist/desk-host/.
  */
@@ -15,7 +15,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DESK_HTML = `${ROOT}${DESK_HTML_PATH}`;
 export const HOST_DIR = `${ROOT}dist/desk-host`;
 
-/** The view's budget: ext-apps with its SDK is about 600 KB minified; the whole file stays under this. */
+/** The view's budget (it is about 35 KB since it speaks the protocol itself); the whole file stays under this. */
 export const DESK_MAX_BYTES = 800 * 1024;
 
 /** Inline text must not end the <script> or <style> element it sits in, nor open an HTML comment there. */
@@ -24,8 +24,8 @@ function inlineSafe(code: string, tag: 'script' | 'style'): string {
 }
 
 /**
- * zod's every locale (about 260 KB minified) rides along with ext-apps' SDK; the app only ever
- * speaks English, so zod's locale index is cut down to English alone, saving a third of the file.
+ * zod's every locale (about 260 KB minified) rides along with ext-apps' SDK in the host page; it
+ * only ever speaks English, so zod's locale index is cut down to English alone.
  */
 const englishOnlyZod: Plugin = {
   name: 'english-only-zod',
@@ -43,8 +43,8 @@ const englishOnlyZod: Plugin = {
 
 /**
  * The MCP SDK 2.x packages declare no `sideEffects`, so esbuild keeps every module-level statement
- * they hold (OAuth, the HTTP and SSE transports, their schemas) though the app uses only the
- * protocol over postMessage. Their modules define things and start nothing: marked free of side
+ * they hold (OAuth, the HTTP and SSE transports, their schemas) though the host page uses only
+ * the client over Streamable HTTP and the bridge over postMessage. Their modules define things and start nothing: marked free of side
  * effects, what the app does not use is left out. (zod is not marked: it sets its locale on load.)
  */
 const sdkWithoutSideEffects: Plugin = {

@@ -84,6 +84,8 @@ describe('the desk speaks to people in words, never in raw values', () => {
     expect(classificationLabel('OUT_OF_OFFICE')).toBe('Out of office');
     expect(classificationLabel('DNC')).toBe('Do not contact');
     expect(classificationLabel('SOMETHING_NEW')).toBe('Something new');
+    // A value outside the enum comes fenced as an outsider's text: read without the fence.
+    expect(classificationLabel('<untrusted-e4815b>OUT_OF_OFFICE</untrusted-e4815b>')).toBe('Out of office');
     expect(stateLabel('booked')).toBe('Meeting booked');
     expect(statusLabel(null)).toBe('');
   });
@@ -96,10 +98,9 @@ describe('the desk speaks to people in words, never in raw values', () => {
   });
 
   it('a lead without a name is named by email, and by id only with neither', () => {
-    const id = (s: unknown) => String(s ?? '');
-    expect(leadName({ first_name: 'Ada', last_name: 'Byron', email: 'a@x' }, id)).toBe('Ada Byron');
-    expect(leadName({ email: 'info@anonymous.example', id: 'lead_1' }, id)).toBe('info@anonymous.example');
-    expect(leadName({ id: 'lead_1' }, id)).toBe('lead_1');
+    expect(leadName({ first_name: '<untrusted-ab12>Ada</untrusted-ab12>', last_name: 'Byron', email: 'a@x' })).toBe('Ada Byron');
+    expect(leadName({ email: 'info@anonymous.example', id: 'lead_1' })).toBe('info@anonymous.example');
+    expect(leadName({ id: 'lead_1' })).toBe('lead_1');
   });
 });
 
@@ -128,6 +129,6 @@ describe('the desk sits inline in a chat: its own reads are existing tools, its 
   it('shows a skeleton until the tool result arrives, and answers a cancelled tool', () => {
     const html = readFileSync(new URL('index.html', DESK), 'utf8');
     expect(html).toMatch(/<main id="desk"[^>]*aria-busy="true"><div class="view skeleton">/);
-    expect(sources).toContain('app.ontoolcancelled');
+    expect(sources).toContain('app.on.toolcancelled');
   });
 });
