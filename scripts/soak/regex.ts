@@ -19,6 +19,8 @@ export function hostileInputs(size = SIZE): Record<string, string> {
     lt_then_spaces: spaces(size),
     all_lt: '<'.repeat(size),
     untrusted_lookalikes: '< /untrusted'.repeat(Math.ceil(size / 12)).slice(0, size),
+    // Issue 31 finding 11: tags of look-alike characters, each folded before the check (˂, an ideographic space, ∕, fullwidth letters).
+    folded_lookalikes: '\u02C2\u3000\u2215\uFF55\uFF4E\uFF54\uFF52\uFF55\uFF53\uFF54\uFF45\uFF44 '.repeat(Math.ceil(size / 13)).slice(0, size),
     lt_spaces_runs: `${spaces(size / 10)}x`.repeat(10),
   };
 }

@@ -93,26 +93,6 @@ function foldChar(c: number): string {
   return f;
 }
 
-/** The folded text and, for each of its characters, where the code point it came from starts in the original. */
-function foldWithOrigin(text: string): { text: string; from: Int32Array } {
-  const parts: string[] = [];
-  let from = new Int32Array(text.length + 16);
-  let n = 0;
-  for (let i = 0; i < text.length; ) {
-    const c = text.codePointAt(i)!;
-    const f = c < 0x80 ? text[i]! : foldChar(c);
-    parts.push(f);
-    if (n + f.length > from.length) {
-      const grown = new Int32Array(2 * (n + f.length));
-      grown.set(from);
-      from = grown;
-    }
-    for (let k = 0; k < f.length; k++) from[n++] = i;
-    i += c > 0xffff ? 2 : 1;
-  }
-  return { text: parts.join(''), from };
-}
-
 /** `<` (fullwidth ＜ and small ﹤ fold to it). */
 const OPENER = 0x3c;
 /** The same written as an HTML character reference (`&lt;`, `&#60;`, `&#x3c;`), ending where the scan stands. */
@@ -140,22 +120,51 @@ export const defangSteps = { count: 0 };
  */
 export function defangTags(text: string): string {
   if (!/[\u0080-\uFFFF]/.test(text)) return replaceTags(text, tagsIn(text));
-  // One native fold of the whole finds the tags; only when there is one is the text folded again, keeping positions.
+  // One native fold of the whole finds the tags; only when there is one is the text walked again, for their positions.
   const whole = folded(text);
   defangSteps.count += text.length;
   const found = tagsIn(whole);
   if (found.length === 0) return text;
-  const fold = foldWithOrigin(text);
-  defangSteps.count += fold.text.length;
-  // Folding each code point gives the fold of the whole (NFKD only reorders the marks both drop); checked all the same.
-  const spans = fold.text === whole ? found : tagsIn(fold.text);
-  return replaceTags(
+  defangSteps.count += text.length;
+  // Where each tag's first and last characters come from in the text: one walk, folding only what is not ASCII.
+  const ends = originsIn(
     text,
-    spans.map(([a, b, slash]): Span => {
-      const last = fold.from[b - 1]!;
-      return [fold.from[a]!, last + (text.codePointAt(last)! > 0xffff ? 2 : 1), slash];
-    }),
+    whole,
+    found.flatMap(([a, b]) => [a, b - 1]),
   );
+  if (ends)
+    return replaceTags(
+      text,
+      found.map(([, , slash], k): Span => [ends[2 * k]!, afterCodePoint(text, ends[2 * k + 1]!), slash]),
+    );
+  // The code points' folds did not spell the fold of the whole (no such text is known): show the fold, defanged.
+  return replaceTags(whole, found);
+}
+
+const afterCodePoint = (text: string, at: number) => at + (text.codePointAt(at)! > 0xffff ? 2 : 1);
+
+/**
+ * For each position of the fold of the whole (ascending), where the code point it comes from
+ * starts in the text; undefined when the folds of the code points, one by one, do not spell
+ * the fold of the whole.
+ */
+function originsIn(text: string, whole: string, at: number[]): number[] | undefined {
+  const out: number[] = [];
+  let pos = 0;
+  let next = 0;
+  for (let i = 0; i < text.length && next < at.length; ) {
+    const c = text.codePointAt(i)!;
+    let len = 1;
+    if (c >= 0x80) {
+      const f = foldChar(c);
+      if (!whole.startsWith(f, pos)) return undefined;
+      len = f.length;
+    } else if (whole.charCodeAt(pos) !== c) return undefined;
+    while (next < at.length && at[next]! < pos + len) out[next++] = i;
+    pos += len;
+    i += c > 0xffff ? 2 : 1;
+  }
+  return next === at.length ? out : undefined;
 }
 
 /** A fake tag's start: where it begins and ends in the text, and whether it closes. */
