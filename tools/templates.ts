@@ -4,6 +4,7 @@ import { listOf, listOutput, objectOf } from '../src/mcp/tool/outputs.js';
 import { VIEW, viewOutput } from './support/compact.js';
 import { runDraft } from './support/draft.js';
 import { runProjected } from './support/project.js';
+import { REPLY_OUTPUT } from './support/reply-to.js';
 
 export const templateTools = [
   defineTool({
@@ -26,8 +27,8 @@ export const templateTools = [
     app: DESK_URI,
     title: 'Render a template for a lead',
     description:
-      "Fills a template's tokens from a lead into a subject and body for a human to send. Write AI variables yourself into overrides. ready_to_send is false while unresolved lists tokens left literal. Writes nothing.",
-    output: objectOf('rendered_template'),
+      "Fills a template's tokens from a lead into a draft for a human to send, with reply: the subject and sender that keep the lead's thread (one thread read). Write AI variables into overrides. Writes nothing.",
+    output: objectOf('rendered_template').extend(REPLY_OUTPUT),
     run: runDraft,
   }),
   defineTool({

@@ -158,9 +158,11 @@ export async function triageSession(
   mallory: string,
 ): Promise<Step[]> {
   const steps: Step[] = [];
-  const step = async (name: string, args: Record<string, unknown>, req: Parameters<typeof raw>[1]) => {
+  // The raw counterpart is every request a client without this server makes for the same facts.
+  const step = async (name: string, args: Record<string, unknown>, req: Parameters<typeof raw>[1], also?: [string, Parameters<typeof raw>[1]]) => {
     const r = await call(name, args);
-    steps.push({ call: `${name} ${JSON.stringify(args)}`, text: textBytes(r), json: jsonBytes(r), raw: await raw(name, req) });
+    const bytes = (await raw(name, req)) + (also ? await raw(...also) : 0);
+    steps.push({ call: `${name} ${JSON.stringify(args)}`, text: textBytes(r), json: jsonBytes(r), raw: bytes });
     return r;
   };
   const inbox = await step('list_leads', { status: ['interested'], unread: true, limit: 5 }, { query: { status: ['interested'], unread: true, limit: 5 } });
@@ -172,7 +174,11 @@ export async function triageSession(
     (t) => (t.ai_variables ?? []).length > 0,
   )!;
   const overrides = Object.fromEntries(tpl.ai_variables.map((v) => [v.name, `[${v.name}: written by the agent after reading the thread]`]));
-  await step('render_template', { template_id: tpl.id, lead_id: lead, overrides }, { path: { template_id: tpl.id }, body: { lead_id: lead, overrides } });
+  // The draft's reply (subject, message answered, sender) comes from the lead's messages, read as render_template reads them.
+  await step('render_template', { template_id: tpl.id, lead_id: lead, overrides }, { path: { template_id: tpl.id }, body: { lead_id: lead, overrides } }, [
+    'get_conversation',
+    { path: { lead_id: lead }, query: { order: 'desc', limit: 200 } },
+  ]);
   await step('set_status', { lead_id: mallory, status: 'not_interested' }, { path: { lead_id: mallory }, body: { status: 'not_interested' } });
   return steps;
 }

@@ -4,6 +4,7 @@ import type { ToolContext } from '../../src/mcp/tool/context.js';
 import { type Fence, UNTRUSTED_LINE, UNTRUSTED_MARK } from '../../src/mcp/view/fence.js';
 import type { ToolOutput } from '../../src/mcp/view/output.js';
 import { runPlain } from './project.js';
+import { type Reply, readReply } from './reply-to.js';
 
 type Row = Record<string, unknown>;
 
@@ -28,17 +29,34 @@ export async function runDraft(ctx: ToolContext, args: Row): Promise<ToolOutput>
   const body = block(r.body);
   // resolved is split into the two lists below: saying it a third time costs bytes and tells nothing.
   const { resolved: _, ...rest } = r;
+  // Sent as it stands, the template's subject starts a new thread: reply says how to answer in the lead's.
+  const replied = await readReply(ctx, args);
+  const reply = 'reply' in replied ? fencedReply(replied.reply, block) : undefined;
   const structured: Row = {
     untrusted: UNTRUSTED_MARK,
     ...rest,
     subject,
     body,
+    ...(reply ? { reply } : {}),
+    ...('reply_unknown' in replied ? { reply_unknown: replied.reply_unknown } : {}),
     values_from_api: resolved.filter((n) => !overrides.includes(n)),
     values_from_overrides: resolved.filter((n) => overrides.includes(n)),
     draft_note: DRAFT_NOTE,
   };
   // The blocks are fenced already: the result shaping must not fence them again.
-  return { structured, own: [subject, body].filter((v): v is string => typeof v === 'string'), render: (s, fence) => draftText(s, fence) };
+  const own = [subject, body, reply?.subject, reply?.to.email, reply?.to.name, reply?.from.email].filter((v): v is string => typeof v === 'string');
+  return { structured, own, render: (s, fence) => draftText(s, fence) };
+}
+
+/** The reply with what an outsider wrote fenced: the subject of their email (as the draft's subject is), their name, and addresses (as everywhere). */
+function fencedReply(r: Reply, block: (v: unknown) => unknown): Reply {
+  const fenced = (v: string) => block(v) as string;
+  return {
+    ...r,
+    subject: fenced(r.subject),
+    to: { email: fenced(r.to.email), ...(r.to.name ? { name: fenced(r.to.name) } : {}) },
+    from: { ...r.from, email: fenced(r.from.email) },
+  };
 }
 
 /**
@@ -91,5 +109,18 @@ function draftText(s: Row, fence: Fence): string {
       .join('; '),
     ...block(s.subject, 'subject'),
     ...block(s.body, 'body'),
+    ...replyLines(s, block),
   ].join('\n');
+}
+
+/** The reply in words, its subject a block as the draft's subject is: whom it answers, from whom it goes, as what. */
+function replyLines(s: Row, block: (v: unknown, what: string) => string[]): string[] {
+  if (typeof s.reply_unknown === 'string') return [`reply_unknown: ${s.reply_unknown}`];
+  const r = s.reply as Reply | undefined;
+  if (!r) return [];
+  const person = (p: { email: string; name?: string }) => `${p.email}${p.name ? ` (${p.name})` : ''}`;
+  return [
+    `reply: send it as a reply in the lead's thread, not with the template's subject: message_id=${r.message_id} to=${person(r.to)} from=${person(r.from)}, subject:`,
+    ...block(r.subject, 'reply subject'),
+  ];
 }

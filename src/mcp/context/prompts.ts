@@ -165,7 +165,7 @@ function registerDraftReply(mcp: Prompts): void {
         `2. Call get_conversation with workspace="${ws}", lead_id="${lead}" and read the thread, their last message most closely.`,
         pick,
         `4. Write a value for each AI variable: short, specific to what the lead said, in our voice. Then call render_template with workspace="${ws}", template_id, lead_id="${lead}" and overrides={"<variable>": "<your text>", …}. Never pass resolve_ai_variables=true: the service refuses it.`,
-        '5. Show the rendered subject and body as the draft. If unresolved is not empty (ready_to_send is false), list the tokens a person still has to fill.',
+        "5. Show the rendered body as the draft, to be sent as a reply in the lead's thread: with reply's subject (not the template's), to reply.to, from reply.from. If unresolved is not empty (ready_to_send is false), list the tokens a person still has to fill.",
         '',
         'Rules:',
         `- ${NEVER_SEND} Call no write tool.`,

@@ -208,7 +208,7 @@ function shapeMessages(messages: ApiMessage[], args: ConversationArgs, single: b
 }
 
 /** A subject without its reply and forward prefixes: what stays the same along a thread. */
-const subjectTopic = (subject: string) => subject.replace(/^\s*((re|fwd?|aw|wg)\s*:\s*)+/i, '').trim();
+export const subjectTopic = (subject: string) => subject.replace(/^\s*((re|fwd?|aw|wg)\s*:\s*)+/i, '').trim();
 
 export type Shaped = {
   lead_id: string;
