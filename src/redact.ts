@@ -7,6 +7,7 @@
  */
 
 import { Needles } from './needles.js';
+import { setKey } from './own-key.js';
 
 /** The shape of an API key or a session token; a separator may be percent-encoded (once or twice) or JSON-escaped. */
 const SEP = '(?:_|%5f|%255f|\\\\u005f)';
@@ -189,7 +190,7 @@ export function redactDeep<T>(value: T, r: Redactor = knownSecrets): T {
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, r)) as T;
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[r.redact(k)] = redactDeep(v, r);
+    for (const [k, v] of Object.entries(value)) setKey(out, r.redact(k), redactDeep(v, r));
     return out as T;
   }
   return value;

@@ -1,3 +1,4 @@
+import { nestsDeeperThan } from '../json-depth.js';
 import { type Redactor, knownSecrets, redactDeep } from '../redact.js';
 import type { Endpoint } from '../api/endpoints.js';
 import { errorEnvelopeSchema } from '../api/errors.js';
@@ -7,14 +8,32 @@ import { type RateInfo, readRateInfo } from './limiter/rate-headers.js';
 
 // Reading an answer of the API: its JSON, its error, its size. The client and the key probe both read answers.
 
+/** Deeper than this is no answer of the API (its resources nest a few levels), and recursive readers would overflow on it. */
+export const MAX_ANSWER_DEPTH = 100;
+
+/** A body that is JSON but nests deeper than MAX_ANSWER_DEPTH: refused unread. */
+export class NestedTooDeep extends Error {
+  constructor() {
+    super(`JSON nested deeper than ${MAX_ANSWER_DEPTH} levels`);
+  }
+}
+
 /**
  * A JSON body from the API, with any secret it echoes (in whatever form) redacted before anyone
  * sees it: the known secrets, or those of `r` (the key a probe asks about, not registered yet).
+ * Throws SyntaxError for text that is not JSON, NestedTooDeep for JSON past any answer's depth.
  */
 export function parseJson(body: Buffer, r: Redactor = knownSecrets): unknown {
   const text = body.toString('utf8');
+  if (nestsDeeperThan(text, MAX_ANSWER_DEPTH)) throw new NestedTooDeep();
   const data: unknown = JSON.parse(text);
   return r.mayHold(text) ? redactDeep(data, r) : data;
+}
+
+/** A 2xx body that could not be read: not JSON, or JSON nested past any answer's depth (said so, as the caller's invalid_response). */
+export function unreadableError(e: Endpoint, status: number, cause: unknown, attempts?: number): ApiError {
+  const what = cause instanceof NestedTooDeep ? `JSON nested deeper than ${MAX_ANSWER_DEPTH} levels, left unread` : 'a body that is not JSON';
+  return new ApiError({ status, code: 'invalid_response', message: `${e.name} answered with ${what}.`, endpoint: e.name, attempts });
 }
 
 /** How an error answer is read: its rate headers, the longest retry_after believed (seconds), the secrets it is cleaned of. */

@@ -39,7 +39,7 @@ import { type RateInfo, readRateInfo } from './limiter/rate-headers.js';
 import { WINDOWS_AHEAD } from './limiter/header-bound.js';
 import type { RedisLimitStore } from './limiter/redis/limit-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
-import { apiErrorOf, parseJson, redirectError, tooLargeError, tooLongError } from './answers.js';
+import { apiErrorOf, parseJson, redirectError, tooLargeError, tooLongError, unreadableError } from './answers.js';
 import type { BinaryResult, CallOptions, CallResult } from './call-types.js';
 import { type CallInput, type Prepared, prepare } from './validate.js';
 
@@ -388,14 +388,8 @@ export class ReplyInboxClient {
     let data: unknown;
     try {
       data = res.body.length ? parseJson(res.body) : null;
-    } catch {
-      const err = new ApiError({
-        status: res.status,
-        code: 'invalid_response',
-        message: `${e.name} answered with a body that is not JSON.`,
-        endpoint: e.name,
-        attempts,
-      });
+    } catch (cause) {
+      const err = unreadableError(e, res.status, cause, attempts);
       // A write answered 2xx was most likely applied, whatever came with the status.
       throw e.write ? this.unknownOutcome(p, opts, err) : err;
     }

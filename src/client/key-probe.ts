@@ -1,9 +1,9 @@
 import { withSecret } from '../redact.js';
 import { ENDPOINT_BY_NAME } from '../api/endpoints.js';
 import type { Me } from '../api/resources.js';
-import { apiErrorOf, parseJson, tooLargeError } from './answers.js';
+import { apiErrorOf, parseJson, tooLargeError, unreadableError } from './answers.js';
 import type { CallResult } from './call-types.js';
-import { ApiError, NetworkError } from './errors.js';
+import { NetworkError } from './errors.js';
 import { DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, Http, type Timeouts } from './http.js';
 import { readRateInfo } from './limiter/rate-headers.js';
 
@@ -42,8 +42,8 @@ export class KeyProbe {
     let data: unknown;
     try {
       data = parseJson(res.body, redactor);
-    } catch {
-      throw new ApiError({ status: res.status, code: 'invalid_response', message: 'get_me answered with a body that is not JSON.', endpoint: GET_ME.name });
+    } catch (cause) {
+      throw unreadableError(GET_ME, res.status, cause);
     }
     return { data: data as Me, status: res.status, headers: res.headers, buckets: [GET_ME.bucket], attempts: 1, rateLimit: readRateInfo(res.headers) };
   }

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ValidationError } from '../../client/errors.js';
 import { errorResult } from '../errors.js';
+import { nestsDeeperThan } from '../../json-depth.js';
 
 /**
  * JSON-RPC 2.0 on the way in: a message that cannot be handled gets the error the spec
@@ -106,23 +107,6 @@ export function vetMessage(value: unknown): Vetted {
 
 /** Deeper than this is no MCP message, and JSON this deep overflows the stack of recursive code (a schema check, a log line). */
 export const MAX_DEPTH = 100;
-
-/** Whether brackets nest past `max`, counted outside strings without parsing. */
-function nestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > max) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return false;
-}
 
 /** One message as text: a line of stdio or the body of an HTTP POST. */
 export function vetLine(line: string): Vetted {

@@ -1,5 +1,6 @@
 import { ENUMS } from '../../api/enums.js';
 import { Fence, UNTRUSTED_LINE } from './fence.js';
+import { setKey } from '../../own-key.js';
 
 /** Fields whose text comes from outside the company, wherever they appear (an address can carry text too). */
 const OUTSIDE_TEXT = new Set([
@@ -137,11 +138,11 @@ export function dropEmpty(value: unknown, keep?: ReadonlySet<string>): unknown {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       if (VERBATIM.has(k) || (keep?.has(k) && v !== undefined)) {
-        out[k] = v;
+        setKey(out, k, v);
         continue;
       }
       const d = dropEmpty(v, keep);
-      if (!isEmpty(d)) out[k] = d;
+      if (!isEmpty(d)) setKey(out, k, d);
     }
     return out;
   }
@@ -205,8 +206,11 @@ export function fenceDeep(
       // A form's question is the outsider's text as much as the answer is.
       const key = inside ? fenceKey(name, fence, state) : name;
       // Numbers, flags and nulls carry no text: kept as they are without a descent.
-      out[key] =
-        v === null || (typeof v !== 'string' && typeof v !== 'object') ? v : fenceDeep(v, fence, state, { key: name, parent: at.key, kind, inside, sent });
+      setKey(
+        out,
+        key,
+        v === null || (typeof v !== 'string' && typeof v !== 'object') ? v : fenceDeep(v, fence, state, { key: name, parent: at.key, kind, inside, sent }),
+      );
     }
     return out;
   }
