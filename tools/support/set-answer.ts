@@ -15,7 +15,7 @@ export function setOutput(key: string) {
   return z.looseObject({
     object: z.literal('lead'),
     id: z.string(),
-    [key]: z.array(z.looseObject({ id: z.string(), name: z.string().nullable() })).describe(`The lead's ${key} now, by id and name.`),
+    [key]: z.array(z.looseObject({ id: z.string(), name: z.string().optional() })).describe(`The lead's ${key} now, by id and name (absent: none).`),
     effects: effectsSchema,
   });
 }
@@ -28,7 +28,8 @@ export function setOutput(key: string) {
 export function runSetOf(key: string, added: string, removed: string) {
   return async (ctx: ToolContext, args: Row): Promise<ToolOutput> => {
     const data = (await runPlain(ctx, args)).structured;
-    const items = ((data.data ?? []) as Row[]).map((r) => ({ id: r.id, name: r.name ?? null }));
+    // A member without a name is shown by id alone, in both forms: a null is left out of both.
+    const items = ((data.data ?? []) as Row[]).map((r) => ({ id: r.id, ...(typeof r.name === 'string' && r.name ? { name: r.name } : {}) }));
     const structured: Row = { object: 'lead', id: args.lead_id, [key]: items, effects: data.effects };
     const render = (s: Row) => {
       const now = (s[key] as Row[]).map((r) => (typeof r.name === 'string' && r.name ? `${r.id} (${r.name})` : String(r.id)));

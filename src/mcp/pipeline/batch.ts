@@ -33,8 +33,14 @@ export function oneOfLeadArgs(args: { lead_id?: unknown; lead_ids?: unknown }, c
   }
 }
 
-/** One lead's outcome in a batch: the write's own answer (fields set, effects verbatim), or its error. */
-export type BatchRow = Row & { lead_id: string; outcome: 'done' | 'failed' };
+/**
+ * One lead's outcome in a batch: the write's own answer (fields set, effects verbatim) or its error,
+ * and what happened in the words the text uses: the write's verb ("marked read"), unchanged, or failed.
+ */
+export type BatchRow = Row & { lead_id: string; outcome: string };
+
+/** The outcome word of a lead whose write was answered: its verb, or unchanged when the API's effects record no change. */
+const answered = (did: string, effects: unknown) => (recordsNoChange(effects) ? 'unchanged' : did);
 
 /** The leads of a batch, each once, in the order given. */
 const distinct = (ids: readonly string[]) => [...new Set(ids)];
@@ -70,14 +76,16 @@ export function batched<A extends Row>(tool: string, did: string, run: (ctx: Too
         keep = answer.keep;
         const one = answer.structured;
         const { object: _o, id: _i, ...fields } = one;
-        return { lead_id, outcome: 'done', ...fields };
+        return { lead_id, outcome: answered(did, fields.effects), ...fields };
       } catch (err) {
         const body = errorBody(err, tool);
         return { lead_id, outcome: 'failed', error: { code: body.error.code, message: body.error.message }, next_step: body.next_step };
       }
     });
-    const done = rows.filter((r) => r.outcome === 'done').length;
-    const structured = { results: rows, done, failed: rows.length - done };
+    const failed = rows.filter((r) => r.outcome === 'failed').length;
+    const unchanged = rows.filter((r) => r.outcome === 'unchanged').length;
+    // A count of 0 says nothing and is left out, as the text leaves it out.
+    const structured = { results: rows, done: rows.length - failed, ...(unchanged ? { unchanged } : {}), ...(failed ? { failed } : {}) };
     return { structured, ...(keep ? { keep } : {}), render: (s) => batchLines(tool, did, s) };
   };
 }
@@ -92,15 +100,15 @@ function cell(v: unknown): string {
 /** The batch as one table: a row per lead with what its write set and its effects verbatim, or why it failed. */
 export function batchLines(tool: string, did: string, s: Row): string {
   const rows = (s.results ?? []) as BatchRow[];
-  const done = rows.filter((r) => r.outcome === 'done');
+  const done = rows.filter((r) => r.outcome !== 'failed');
   const failed = rows.length - done.length;
   const fields = [...new Set(done.flatMap((r) => Object.keys(r)))].filter((k) => !['lead_id', 'outcome', 'effects'].includes(k));
   const cols = ['lead_id', 'outcome', ...fields, 'effects'];
   const line = (r: BatchRow) =>
-    r.outcome === 'done'
-      ? `| ${cols.map((k) => (k === 'outcome' ? (recordsNoChange(r.effects) ? 'unchanged' : did) : cell(r[k]))).join(' | ')} |`
+    r.outcome !== 'failed'
+      ? `| ${cols.map((k) => cell(r[k])).join(' | ')} |`
       : `| ${r.lead_id} | failed: ${cell((r.error as Row).code)} | ${cell(`${(r.error as Row).message} ${r.next_step}`)}${' |'.repeat(cols.length - 2)}`;
-  const same = done.filter((r) => recordsNoChange(r.effects)).length;
+  const same = done.filter((r) => r.outcome === 'unchanged').length;
   const head = `${tool}: ${done.length - same} of ${rows.length} lead${rows.length === 1 ? '' : 's'} ${did}${same ? `; ${same} ${UNCHANGED}` : ''}${failed ? `; ${failed} failed, each with its reason` : ''}.`;
   return [head, `| ${cols.join(' | ')} |`, `|${cols.map(() => '---').join('|')}|`, ...rows.map(line)].join('\n');
 }

@@ -56,7 +56,7 @@ export function writeOutput(kind: string) {
 export function batchOutput(single: z.ZodObject) {
   const row = z.looseObject({
     lead_id: z.string(),
-    outcome: z.enum(['done', 'failed']),
+    outcome: z.string().describe("The write's verb as the text says it (marked read, status set…), unchanged, or failed."),
     effects: effectsSchema.optional(),
     error: z.looseObject({ code: z.string(), message: z.string() }).optional(),
   });
@@ -64,6 +64,7 @@ export function batchOutput(single: z.ZodObject) {
     single.partial({ object: true, id: true, effects: true }).extend({
       results: z.array(row).optional().describe('lead_ids given: each lead in order, with what its write set and its effects, or its error.'),
       done: z.number().int().optional(),
+      unchanged: z.number().int().optional(),
       failed: z.number().int().optional(),
     }),
     single,
