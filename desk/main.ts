@@ -5,6 +5,7 @@ import { draftView } from './draft.js';
 import { Host, type Json, failure } from './host.js';
 import { AppLink, type ToolResult, applyHostLook } from './link.js';
 import { say } from './parts.js';
+import { warmDates } from './text.js';
 import { threadView } from './thread.js';
 
 /**
@@ -134,6 +135,10 @@ app.on.toolcancelled = (p) => {
 app.on.hostcontext = applyHostLook;
 
 performance.mark('desk:connect');
-await app.connect();
+// ui/initialize is on its way once connect() is called: the wait for the host does the date set-up.
+const connected = app.connect();
+warmDates();
+performance.mark('desk:dates');
+await connected;
 performance.mark('desk:connected');
 applyHostLook(app.hostContext);

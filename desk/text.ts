@@ -23,6 +23,15 @@ function formatOf(locale: string | undefined, timeZone: string | undefined, styl
   return f;
 }
 
+/**
+ * Build the formatters a first view uses while the app waits on the host: in a fresh frame the
+ * first one loads the language's calendar data, which would otherwise delay the first view.
+ */
+export function warmDates(): void {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  for (const style of ['row', 'full'] as const) formatOf(navigator.language, zone, style).format(0);
+}
+
 export function when(iso: unknown, zone: { timeZone?: string; locale?: string }, style: keyof typeof STYLES = 'full'): string {
   if (typeof iso !== 'string' || !iso) return '';
   const d = new Date(iso);

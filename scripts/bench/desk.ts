@@ -7,12 +7,15 @@ import { startDesk } from '../desk/serve.js';
 import { type Section, median, percentile, round } from './lib.js';
 
 const RUNS = 10;
+/** Issue 32: from the app's first line of script to the inbox on screen, at any load. */
+const FIRST_LINE_TARGET_MS = 200;
 
 /** Where the first render's time goes: each stage's median length, from the app's performance marks (desk/main.ts). */
 const STAGES: [string, string, string][] = [
   ['', 'desk:bundle-start', "frame start to the script's first line: the page and its inline script read and compiled"],
-  ['desk:bundle-start', 'desk:script', 'the bundle evaluated (ext-apps, the SDK and zod set up)'],
-  ['desk:script', 'desk:connected', 'AppBridge handshake (ui/initialize)'],
+  ['desk:bundle-start', 'desk:script', 'the bundle evaluated'],
+  ['desk:script', 'desk:dates', 'ui/initialize sent, and the date formats set up meanwhile'],
+  ['desk:dates', 'desk:connected', 'the rest of the wait for the answer to ui/initialize'],
   ['desk:connected', 'desk:result', 'tool input and result received'],
   ['desk:result', 'desk:shown', 'the board built and on screen'],
 ];
@@ -32,6 +35,7 @@ async function firstRenders(url: string, args: string[], label: string): Promise
     await page.goto(url);
     await page.evaluate(() => (globalThis as unknown as { desk: { ready: Promise<void> } }).desk.ready);
     const times: number[] = [];
+    const fromFirstLine: number[] = [];
     const stages: Record<string, number>[] = [];
     // Each show is a fresh frame: the app parses, connects to the host, receives the 20-lead page and draws the board.
     for (let i = 0; i <= RUNS; i++) {
@@ -39,9 +43,13 @@ async function firstRenders(url: string, args: string[], label: string): Promise
       const seen = await f.evaluate(() => (globalThis as unknown as { document: { body: { dataset: Record<string, string> } } }).document.body.dataset);
       if (i === 0) continue;
       times.push(Number(seen.firstRenderMs));
-      stages.push(JSON.parse(seen.stages ?? '{}') as Record<string, number>);
+      const marks = JSON.parse(seen.stages ?? '{}') as Record<string, number>;
+      stages.push(marks);
+      fromFirstLine.push((marks['desk:shown'] ?? Number.NaN) - (marks['desk:bundle-start'] ?? Number.NaN));
     }
     return [
+      [`the app's first line to the 20-lead board on screen${label}, median (target at most ${FIRST_LINE_TARGET_MS})`, round(median(fromFirstLine)), 'ms'],
+      [`the app's first line to the 20-lead board on screen${label}, p95`, round(percentile(fromFirstLine, 95)), 'ms'],
       [`first render of the 20-lead board${label}, median`, round(median(times)), 'ms'],
       [`first render of the 20-lead board${label}, p95`, round(percentile(times, 95)), 'ms'],
       ...stageRows(stages),
@@ -71,7 +79,7 @@ export async function desk(): Promise<Section[]> {
   return [
     {
       title: 'Reply desk (MCP App): size and first render',
-      note: `The app's HTML as the server serves it (budget 800 KB), and the time from the app frame starting to load to its first view on screen (the Triage board of 20 leads), in headless Chromium through the AppBridge host page of npm run desk, ${RUNS} fresh frames after a first one; target at most 300 ms. Measured at load average ${load} (1-minute): a loaded machine stretches every stage.`,
+      note: `The app's HTML as the server serves it (budget 800 KB); the time from the app's first line of script to its first view on screen (the inbox of 20 leads; target at most ${FIRST_LINE_TARGET_MS} ms), and from the app frame starting to load, in headless Chromium through the AppBridge host page of npm run desk, ${RUNS} fresh frames after a first one. Measured at load average ${load} (1-minute): a loaded machine stretches every stage.`,
       columns: ['what', 'value', 'unit'],
       rows,
       ...(warnings.length ? { warnings } : {}),
