@@ -21,7 +21,7 @@ export const workspaceTools = [
     endpoint: 'get_me',
     title: 'Who am I',
     description:
-      "What this key acts for and may do: the owner's user id, usable and withheld scopes, the workspaces it reaches with the owner's member id in each, rate limits.",
+      "What this key acts for and may do: the owner's user id, usable and withheld scopes, the workspaces it reaches with the owner's member id in each, rate limits; and today, in UTC and the owner's timezone.",
     output: objectOf('me').extend({ today: TODAY }),
     // Today first: every day an agent passes (a due day, a report window) is counted from it.
     run: async (ctx) => {
