@@ -114,6 +114,11 @@ export const leadTools = [
     did: 'tags set',
     output: setOutput('tags'),
     run: runSetOf('tags', 'tags_added', 'tags_removed'),
+    confirm: {
+      when: (a: { tag_ids: string[] }) => a.tag_ids.length === 0,
+      asks: 'when tag_ids is empty, leaving the lead untagged',
+      change: () => 'Every manual tag is removed from it.',
+    },
   }),
   defineTool({
     endpoint: 'set_priority',
@@ -172,6 +177,9 @@ export const leadTools = [
     batch: true,
     output: writeOutput('lead'),
     run: runWrite(['responded']),
+    confirm: {
+      change: () => "It is marked responded for the whole team and leaves every rep's worklist until a newer reply; no call undoes it.",
+    },
   }),
   defineTool({
     endpoint: 'mark_booked',

@@ -31,6 +31,11 @@ export const taskTools = [
     did: 'updated',
     output: writeOutput('task'),
     run: runWrite(['status', 'due_date', 'due_time', 'assignee_id', 'notes']),
+    confirm: {
+      when: (a: { notes?: string | null }) => a.notes !== undefined,
+      asks: 'when notes is given, replacing or clearing the notes it has',
+      change: (a: { notes?: string | null }) => `Its notes are ${a.notes === null ? 'cleared' : 'replaced'}: what they say now is lost.`,
+    },
   }),
   defineTool({
     endpoint: 'complete_task',

@@ -9,11 +9,15 @@ import { quoted } from '../view/quote.js';
 export const CONFIRM_MODES = ['destructive', 'writes', 'never'] as const;
 export type ConfirmMode = (typeof CONFIRM_MODES)[number];
 
-/** Whether this call asks the person first under `mode`. */
+/**
+ * Whether this call asks the person first under `mode`. `destructive` follows the tool's
+ * destructiveHint (the endpoint table's `destructive`): every such tool asks, on the calls its
+ * `confirm.when` names (on every call without one), so the mode and the annotation never disagree.
+ */
 export function asksFirst(mode: ConfirmMode, tool: ToolDef, args: Record<string, unknown>): boolean {
   if (mode === 'never' || !tool.endpoint.write) return false;
   if (mode === 'writes') return true;
-  return tool.confirm !== undefined && (tool.confirm.when?.(args) ?? true);
+  return tool.endpoint.destructive && (tool.confirm?.when?.(args) ?? true);
 }
 
 type Row = Record<string, unknown>;
