@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CallToolResult, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 
 /**
  * `npm run demo`: an agent's triage session, scripted. A real MCP client spawns the built
@@ -187,7 +187,7 @@ async function readText(s: Session, uri: string): Promise<string> {
 async function watch(s: Session): Promise<void> {
   const uri = 'inbox://acme/leads';
   const updates: string[] = [];
-  s.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+  s.client.setNotificationHandler('notifications/resources/updated', (n) => {
     updates.push(n.params.uri);
   });
   out(`

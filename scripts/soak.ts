@@ -13,7 +13,7 @@
  *   npm run soak -- --only attack --size 100000 --burst 150 --churn-ms 10000
  */
 import { parseArgs } from 'node:util';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { SANDBOX_KEYS, type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import { SPECIAL_EMAILS } from '../src/sandbox/seed/leads.js';
 import { TOOL_ENDPOINTS } from '../src/api/endpoints.js';
@@ -195,7 +195,7 @@ async function deadlineRun() {
         const t = Date.now();
         let code: string;
         try {
-          const r = await s.client.callTool({ name: 'list_meetings', arguments: { limit: 5 } }, undefined, { timeout: CLIENT_TIMEOUT_MS });
+          const r = await s.client.callTool({ name: 'list_meetings', arguments: { limit: 5 } }, { timeout: CLIENT_TIMEOUT_MS });
           code = r.isError ? (/"code":"([a-z_]+)"/.exec(firstText(r as CallToolResult))?.[1] ?? 'error') : 'ok';
         } catch (e) {
           code = `jsonrpc_${(e as { code?: number }).code ?? 'error'}`;

@@ -5,8 +5,8 @@
 // views. Plain JavaScript, so it pays no transpiler. Prints {"url":…} on stdout when ready.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 const base = process.env.REPLY_INBOX_BASE_URL;
@@ -14,8 +14,8 @@ const transports = new Map();
 
 function newServer() {
   const server = new McpServer({ name: 'floor-http', version: '1.0.0' });
-  server.registerTool('get_lead', { description: 'One lead.', inputSchema: { lead_id: z.string() } }, async ({ lead_id }, extra) => {
-    const authorization = extra.requestInfo?.headers.authorization;
+  server.registerTool('get_lead', { description: 'One lead.', inputSchema: z.object({ lead_id: z.string() }) }, async ({ lead_id }, ctx) => {
+    const authorization = ctx.http?.req?.headers.authorization;
     const r = await fetch(`${base}/v1/workspaces/acme/leads/${lead_id}`, { headers: { authorization } });
     return { content: [{ type: 'text', text: JSON.stringify(await r.json()) }] };
   });
@@ -33,7 +33,10 @@ const http = createServer(async (req, res) => {
   const body = req.method === 'POST' ? await readJson(req) : undefined;
   let transport = typeof id === 'string' ? transports.get(id) : undefined;
   if (!transport && req.method === 'POST' && body?.method === 'initialize') {
-    transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => transports.set(sid, transport) });
+    transport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => transports.set(sid, transport),
+    });
     transport.onclose = () => transports.delete(transport.sessionId);
     await newServer().connect(transport);
   }

@@ -1,8 +1,8 @@
 // The floor the start and memory figures are compared with: a minimal MCP server on the same SDK
 // and zod, with 46 tools and one GET /v1/me at start, over stdio. Plain JavaScript, so it pays no
 // transpiler; three tools read the API as ours do, the rest only exist.
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 const base = process.env.REPLY_INBOX_BASE_URL;
@@ -13,13 +13,13 @@ const get = async (path) => {
 };
 
 const server = new McpServer({ name: 'floor', version: '1.0.0' });
-server.registerTool('list_leads', { description: 'List leads.', inputSchema: { limit: z.number().int().min(1).max(100).optional() } }, ({ limit }) =>
+server.registerTool('list_leads', { description: 'List leads.', inputSchema: z.object({ limit: z.number().int().min(1).max(100).optional() }) }, ({ limit }) =>
   get(`/v1/workspaces/acme/leads?limit=${limit ?? 20}`),
 );
-server.registerTool('get_lead', { description: 'One lead.', inputSchema: { lead_id: z.string() } }, ({ lead_id }) =>
+server.registerTool('get_lead', { description: 'One lead.', inputSchema: z.object({ lead_id: z.string() }) }, ({ lead_id }) =>
   get(`/v1/workspaces/acme/leads/${lead_id}`),
 );
-server.registerTool('get_conversation', { description: 'A lead conversation.', inputSchema: { lead_id: z.string() } }, ({ lead_id }) =>
+server.registerTool('get_conversation', { description: 'A lead conversation.', inputSchema: z.object({ lead_id: z.string() }) }, ({ lead_id }) =>
   get(`/v1/workspaces/acme/leads/${lead_id}/messages?limit=50&order=desc`),
 );
 for (let i = 4; i <= 46; i++) {
@@ -27,7 +27,7 @@ for (let i = 4; i <= 46; i++) {
     `tool_${i}`,
     {
       description: `Tool ${i}.`,
-      inputSchema: { workspace: z.string().optional(), id: z.string(), limit: z.number().int().optional(), note: z.string().max(2000).optional() },
+      inputSchema: z.object({ workspace: z.string().optional(), id: z.string(), limit: z.number().int().optional(), note: z.string().max(2000).optional() }),
     },
     () => get('/v1/me'),
   );

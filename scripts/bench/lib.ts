@@ -1,6 +1,6 @@
 /** What every benchmark section shares: statistics, tables, sandboxes and MCP sessions. */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;

@@ -4,7 +4,7 @@
  * in flight. Skipped with a loud line when redis-server is missing.
  */
 import { spawnSync } from 'node:child_process';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { connectHttp, startHttpBinary } from '../harness/http.js';
 import { startRedis } from '../harness/redis.js';
 import { RATE_LIMITS } from '../../src/api/enums.js';

@@ -1,5 +1,5 @@
 /** Tool list: what a model pays on every turn for the list, and what a tools/list costs the server. */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { publishedTool } from '../../src/mcp/server.js';
 import { ALL_TOOLS } from '../../tools/index.js';

@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, CallToolResult } from '@modelcontextprotocol/client';
 import { defangTags } from '../../src/mcp/view/fence.js';
 import { htmlToText } from '../../src/api/text.js';
 import { SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';

@@ -1,4 +1,5 @@
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { ApiError, BucketSpentError, OutcomeUnknownError, ReplyInboxError, ValidationError } from '../client/errors.js';
 import type { Endpoint } from '../api/endpoints.js';
@@ -232,18 +233,22 @@ export function isUpstreamFailure(code: string): boolean {
   return UPSTREAM_FAILURES.has(code);
 }
 
-/** MCP's code for a resource that does not exist (spec: resources, error handling). */
-export const RESOURCE_NOT_FOUND = -32002;
+/**
+ * MCP's code for a resource that does not exist: invalid params, as revision 2026-07-28 says
+ * (2025 revisions suggested -32002; the SDK answers -32602 in both eras).
+ */
+export const RESOURCE_NOT_FOUND = -32602;
 
 /** Codes of a bad request from the client's side: the arguments or the URI need fixing. */
 const CLIENT_SIDE = new Set(['invalid_request', 'invalid_id', 'invalid_cursor', 'unsupported_filter', 'insufficient_scope', 'workspace_forbidden']);
 
 /** A failed read of a resource, prompt or completion as a JSON-RPC error: the envelope and the next step ride in data. */
-export function readError(err: unknown, what: string): McpError {
-  if (err instanceof McpError) return err;
+export function readError(err: unknown, what: string): ProtocolError {
+  if (err instanceof ProtocolError) return err;
   const body = errorBody(err, what);
-  const code = body.error.code === 'not_found' ? RESOURCE_NOT_FOUND : CLIENT_SIDE.has(body.error.code) ? ErrorCode.InvalidParams : ErrorCode.InternalError;
-  return new McpError(code, `${body.error.code}: ${body.error.message} ${body.next_step}`, body);
+  const code =
+    body.error.code === 'not_found' ? RESOURCE_NOT_FOUND : CLIENT_SIDE.has(body.error.code) ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
+  return new ProtocolError(code, `${body.error.code}: ${body.error.message} ${body.next_step}`, body);
 }
 
 /** A refusal that another tool answers: its next step is that tool, never "fix the argument". */

@@ -1,5 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer, LoggingLevel } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { LimiterEvent } from '../client/index.js';
 

@@ -1,5 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/server';
 import { type CallDeps, callTool } from './pipeline/call-tool.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import type { Logger } from 'pino';
@@ -97,12 +96,19 @@ export class InboxServer {
     this.api = checkedApi(o.api);
     const server = this.mcp.server;
     // A client that renders MCP Apps sees which tools have one; any other sees the list as it was.
-    server.setRequestHandler(ListToolsRequestSchema, () => {
+    server.setRequestHandler('tools/list', () => {
       const apps = rendersApps(server.getClientCapabilities());
       return { tools: [...this.enabled.values()].map((t) => withApp(publishedTool(t), apps ? t.app : undefined)) };
     });
     const deps = this.callDeps();
-    server.setRequestHandler(CallToolRequestSchema, (req, extra) => callTool(deps, req.params.name, req.params.arguments, extra));
+    server.setRequestHandler('tools/call', (req, ctx) =>
+      callTool(deps, req.params.name, req.params.arguments, {
+        signal: ctx.mcpReq.signal,
+        requestId: ctx.mcpReq.id,
+        _meta: ctx.mcpReq._meta,
+        sendNotification: (n) => ctx.mcpReq.notify(n),
+      }),
+    );
     const access = this.access();
     // Resources and prompts are shared by every session: they find this one's access per request.
     bindSessionAccess(server, access, o.log);

@@ -1,6 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type CallToolResult, ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
@@ -22,7 +21,7 @@ async function withElicitation(args: string[]): Promise<Asking> {
   const r = (await startRelayedMcp(['--workspace', 'acme', '--log-level', 'warn', ...args], undefined, { elicitation: {} })) as Asking;
   r.questions = [];
   r.answer = 'accept';
-  r.s.client.setRequestHandler(ElicitRequestSchema, async (req) => {
+  r.s.client.setRequestHandler('elicitation/create', async (req) => {
     r.questions.push(req.params.message);
     return { action: r.answer };
   });
@@ -126,7 +125,7 @@ describe('a malformed answer is declined with a one-line reason', () => {
   beforeAll(async () => {
     r = await withElicitation([]);
     // An answer no schema allows: the SDK refuses it with a multi-line validation dump.
-    r.s.client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'maybe' }) as unknown as ElicitResult);
+    r.s.client.setRequestHandler('elicitation/create', async () => ({ action: 'maybe' }) as unknown as ElicitResult);
   });
   afterAll(() => r?.close());
 
@@ -202,7 +201,7 @@ describe('over HTTP the question travels with the tool call', () => {
     const client = new Client({ name: 'e2e-http-confirm', version: '0' }, { capabilities: { elicitation: {} } });
     let answer: ElicitResult['action'] = 'decline';
     const questions: string[] = [];
-    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    client.setRequestHandler('elicitation/create', async (req) => {
       questions.push(req.params.message);
       return { action: answer };
     });

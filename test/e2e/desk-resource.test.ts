@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_MIME, DESK_HTML_PATH, DESK_URI, UI_EXTENSION } from '../../src/mcp/app/constants.js';
 import { type McpSession, startMcp } from './helpers.js';

@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
@@ -211,9 +210,12 @@ describe('Progress notifications reach the client: tool calls answer with SSE, n
     const c = await session(bin.url, bearer('admin'));
     const progress: number[] = [];
     // Rows of two fields: a page of them fits the default budget, so the read goes on past its first page.
-    const r = (await c.callTool({ name: 'list_leads', arguments: { workspace: 'acme', max_items: 450, fields: ['status'] } }, undefined, {
-      onprogress: (p) => progress.push(p.progress),
-    })) as CallToolResult;
+    const r = (await c.callTool(
+      { name: 'list_leads', arguments: { workspace: 'acme', max_items: 450, fields: ['status'] } },
+      {
+        onprogress: (p) => progress.push(p.progress),
+      },
+    )) as CallToolResult;
     expect(r.isError).toBeFalsy();
     // The result budget shows as many as fit of what was read and counts the rest in left_out.
     const sc = r.structuredContent as { data: unknown[]; left_out?: { count: number } };

@@ -1,6 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
@@ -39,7 +37,7 @@ const polls = (p: Relay) => p.requests.filter((r) => /^GET \/v1\/workspaces\/acm
 /** Every URI this client was told changed, in order. */
 function updatesOf(client: Client): string[] {
   const seen: string[] = [];
-  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+  client.setNotificationHandler('notifications/resources/updated', (n) => {
     seen.push(n.params.uri);
   });
   return seen;

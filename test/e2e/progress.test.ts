@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type CallToolResult, LoggingMessageNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
@@ -32,7 +32,7 @@ async function session(args: string[], env: Record<string, string>): Promise<Ses
   const client = new Client({ name: 'e2e-progress', version: '0.0.0' });
   const logs: LogParams[] = [];
   const errors: Error[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params as LogParams));
+  client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params as LogParams));
   client.onerror = (e) => void errors.push(e);
   await client.connect(transport);
   await client.listTools();
@@ -81,9 +81,12 @@ describe('Multi-page list reads: max_items or all (bounded), paged under the rat
   it('list_leads max_items=1000: progress 200, 400, 600, 800, 1000 of 1000, in order, one per page', async () => {
     const progress: Progress[] = [];
     const from = proxy.requests.length;
-    const r = (await s.client.callTool({ name: 'list_leads', arguments: { max_items: 1000 } }, undefined, {
-      onprogress: (p) => void progress.push(p),
-    })) as CallToolResult;
+    const r = (await s.client.callTool(
+      { name: 'list_leads', arguments: { max_items: 1000 } },
+      {
+        onprogress: (p) => void progress.push(p),
+      },
+    )) as CallToolResult;
     expect(r.isError).toBeFalsy();
     expect(progress.map((p) => p.progress)).toEqual([200, 400, 600, 800, 1000]);
     for (const p of progress) expect(p.total).toBe(1000);
@@ -147,13 +150,16 @@ describe('Multi-page list reads: max_items or all (bounded), paged under the rat
     const errorsBefore = s.errors.length;
     const ac = new AbortController();
     const progress: number[] = [];
-    const call = s.client.callTool({ name: 'list_leads', arguments: { max_items: 1000 } }, undefined, {
-      signal: ac.signal,
-      onprogress: (p) => {
-        progress.push(p.progress);
-        ac.abort('enough');
+    const call = s.client.callTool(
+      { name: 'list_leads', arguments: { max_items: 1000 } },
+      {
+        signal: ac.signal,
+        onprogress: (p) => {
+          progress.push(p.progress);
+          ac.abort('enough');
+        },
       },
-    });
+    );
     await expect(call).rejects.toThrow();
     // Uncancelled, the last three pages would arrive within this wait.
     await sleep(800);
@@ -200,7 +206,7 @@ describe.concurrent('Notable events reach the client as MCP log messages at the 
       expect(((await s.client.callTool({ name: 'list_meetings', arguments: { workspace, limit: 1 } })) as CallToolResult).isError).toBeFalsy();
     const ac = new AbortController();
     let settled = false;
-    const third = s.client.callTool({ name: 'list_meetings', arguments: { workspace, limit: 1 } }, undefined, { signal: ac.signal }).then(
+    const third = s.client.callTool({ name: 'list_meetings', arguments: { workspace, limit: 1 } }, { signal: ac.signal }).then(
       (r) => r as CallToolResult,
       (e: unknown) => e as Error,
     );

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNTRUSTED_NOTE } from '../../src/mcp/view/fence.js';
 import { DEFAULT_BODY_CHARS, DEFAULT_MESSAGES } from '../../src/mcp/reads/conversation.js';
@@ -300,12 +300,12 @@ describe("The workspace's playbook, members and lead-tag roster, and the API's c
 });
 
 describe("Reading what does not exist: the API's error, as a JSON-RPC error naming it", () => {
-  it('an unknown lead is -32002 (resource not found) carrying the API envelope and a next step', async () => {
+  it('an unknown lead is -32602 (resource not found, as 2026-07-28 says) carrying the API envelope and a next step', async () => {
     const err = await s.client.readResource({ uri: 'inbox://acme/leads/lead_doesnotexist1' }).then(
       () => null,
       (e: unknown) => e as { code: number; message: string; data: any },
     );
-    expect(err?.code).toBe(-32002);
+    expect(err?.code).toBe(-32602);
     expect(err?.data.error).toMatchObject({ code: 'not_found', status: 404, param: 'lead_id' });
     expect(err?.data.next_step).toMatch(/list_leads/);
   });
@@ -316,7 +316,7 @@ describe("Reading what does not exist: the API's error, as a JSON-RPC error nami
       () => null,
       (e: unknown) => e as { code: number },
     );
-    expect(err?.code).toBe(-32002);
+    expect(err?.code).toBe(-32602);
   });
 
   it('a malformed lead id is refused before any request (-32602)', async () => {

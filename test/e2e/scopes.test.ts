@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type CallToolResult, LoggingMessageNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
@@ -44,8 +44,8 @@ async function session(baseUrl: string, extra: string[]): Promise<Session> {
   const client = new Client({ name: 'e2e-scopes', version: '0.0.0' });
   let changed = 0;
   const logs: Session['logs'] = [];
-  client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params as Session['logs'][number]));
+  client.setNotificationHandler('notifications/tools/list_changed', () => void changed++);
+  client.setNotificationHandler('notifications/message', (n) => void logs.push(n.params as Session['logs'][number]));
   await client.connect(transport);
   return { client, listChanged: () => changed, logs, close: () => client.close() };
 }

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { spawnTracked } from '../../scripts/harness/processes.js';
@@ -86,7 +86,7 @@ describe('HTTP: a call still queued when the drain runs out is answered "cancell
     expect(first.isError).toBeFalsy();
     const marker = `drain-http-queued-${Date.now()}`;
     // The write bucket is spent until the next window: this call waits in the server's queue.
-    const queued = client.callTool({ name: 'create_task', arguments: args(marker) }, undefined, { timeout: 15_000 });
+    const queued = client.callTool({ name: 'create_task', arguments: args(marker) }, { timeout: 15_000 });
     // Signal once the server holds the call (its POST is in flight), however loaded the machine.
     const healthz = bin.url.replace(/\/mcp$/, '/healthz');
     for (let i = 0; i < 200 && JSON.parse((await raw(healthz, { method: 'GET' })).body).in_flight < 1; i++) await new Promise((r) => setTimeout(r, 25));

@@ -1,5 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { ReplyInboxClient } from '../../src/client/index.js';
 import { createLogger } from '../../src/log.js';
 import { type InboxServerOptions, InboxServer } from '../../src/mcp/server.js';

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import { spawnTracked, stdioTransport } from '../../scripts/harness/processes.js';
 
 /** The repository root, where package.json, manifest.json and the scripts live. */

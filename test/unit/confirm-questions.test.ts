@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../client/helpers.js';
@@ -16,7 +15,7 @@ const questions: string[] = [];
 beforeAll(async () => {
   sb = await sandbox({ leads: 20 });
   started = await inProcessServer(sb, {}, (c) =>
-    c.setRequestHandler(ElicitRequestSchema, async (req) => {
+    c.setRequestHandler('elicitation/create', async (req) => {
       questions.push(req.params.message);
       return { action: 'decline' };
     }),

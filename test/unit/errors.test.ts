@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ApiError, OutcomeUnknownError, TimeoutError, ValidationError } from '../../src/client/index.js';
 import { InvalidResponseError, RESOURCE_NOT_FOUND, ToolError, errorBody, notFound, readError } from '../../src/mcp/errors.js';
@@ -58,8 +58,9 @@ describe('every failure becomes the tool error envelope through one typed mappin
     });
   });
 
-  it('a resource read that finds nothing is JSON-RPC -32002 with the envelope in data', () => {
+  it('a resource read that finds nothing is JSON-RPC -32602 (invalid params, as 2026-07-28 says) with the envelope in data', () => {
     const e = readError(new ApiError({ status: 404, code: 'not_found', message: 'No lead.', endpoint: 'get_lead', param: 'lead_id' }), 'lead resource');
+    expect(e.code).toBe(-32602);
     expect(e.code).toBe(RESOURCE_NOT_FOUND);
     expect(e.data).toMatchObject({ error: { code: 'not_found', status: 404 } });
   });

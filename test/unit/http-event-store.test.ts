@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { RESUME_WINDOW_MS, RecentEvents } from '../../src/mcp/transport/http/event-store.js';
 import { type Session, Sessions } from '../../src/mcp/transport/http/sessions.js';

@@ -1,4 +1,4 @@
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { describe, expect, it } from 'vitest';
 import { AuthFailures, groupOf } from '../../src/mcp/transport/http/auth-failures.js';
 import { KeyClients } from '../../src/mcp/transport/http/clients.js';
@@ -109,7 +109,7 @@ describe('Sessions: one key cannot take every session, and nobody can hoard them
     streams: o.streams ?? 0,
     returned: o.returned ?? true,
     server: { subscriptionCount: o.subs ?? 0 },
-    transport: { close: async () => void closed.push(id) } as unknown as StreamableHTTPServerTransport,
+    transport: { close: async () => void closed.push(id) } as unknown as NodeStreamableHTTPServerTransport,
   });
   const fill = (s: Sessions, list: Session[]) => {
     for (const x of list) {

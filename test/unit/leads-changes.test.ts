@@ -1,4 +1,3 @@
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplyInboxClient } from '../../src/client/index.js';
 import { createLogger } from '../../src/log.js';
@@ -34,7 +33,7 @@ beforeAll(async () => {
   const api = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
   watch = new InboxWatch({ api, intervalMs: INTERVAL, log: createLogger('t', 'silent'), clock });
   s = await inProcessServer(sb, { api, inboxWatch: watch });
-  s.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void told.push(n.params as never));
+  s.client.setNotificationHandler('notifications/resources/updated', (n) => void told.push(n.params as never));
   await s.client.subscribeResource({ uri: 'inbox://acme/leads' });
 });
 afterAll(async () => {

@@ -1,9 +1,7 @@
 import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
+import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { Notices, limiterNotice } from '../../src/mcp/notices.js';
@@ -21,7 +19,7 @@ function rig() {
   const notices = new Notices(mcp, createLogger('t', 'info', sink));
   const client = new Client({ name: 'c', version: '0' });
   const received: { level: string; logger?: string; data?: any }[] = [];
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void received.push(n.params as (typeof received)[number]));
+  client.setNotificationHandler('notifications/message', (n) => void received.push(n.params as (typeof received)[number]));
   const connect = async () => {
     const [a, b] = InMemoryTransport.createLinkedPair();
     await mcp.connect(a);

@@ -1,5 +1,5 @@
 import { PassThrough, Writable } from 'node:stream';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { GuardedStdioTransport } from '../../src/mcp/transport/stdio.js';
 

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { dateTimeProblem, dayProblem } from '../../src/api/dates.js';
 import { takeArgs } from '../../src/mcp/pipeline/take-args.js';

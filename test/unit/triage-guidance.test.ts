@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { SERVER_INSTRUCTIONS } from '../../src/mcp/instructions.js';
 import { TRIAGE_STATUSES } from '../../src/mcp/context/prompts.js';

@@ -1,5 +1,5 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import type { Tool } from '@modelcontextprotocol/server';
 import fc from 'fast-check';
 import { ID_PREFIXES, type IdKind } from '../../../src/api/ids.js';
 import type { Relay } from '../relay.js';

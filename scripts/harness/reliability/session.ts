@@ -1,6 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type CallToolResult, CallToolResultSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import { Client } from '@modelcontextprotocol/client';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ToolErrorBody } from '../../../src/mcp/errors.js';
 import { BIN, stdioTransport } from '../processes.js';
 
@@ -74,7 +74,7 @@ export async function startSession(args: string[], env: Record<string, string> =
   const call = async (name: string, a: Record<string, unknown>, timeoutMs = 120_000): Promise<Outcome> => {
     let result: CallToolResult;
     try {
-      result = (await client.request({ method: 'tools/call', params: { name, arguments: a } }, CallToolResultSchema, { timeout: timeoutMs })) as CallToolResult;
+      result = (await client.request({ method: 'tools/call', params: { name, arguments: a } }, { timeout: timeoutMs })) as CallToolResult;
     } catch (e) {
       return { kind: 'protocol_error', code: (e as { code?: number }).code, message: (e as Error).message };
     }

@@ -1,4 +1,4 @@
-import type { ClientCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Tool } from '@modelcontextprotocol/server';
 import { APP_MIME, UI_EXTENSION } from './constants.js';
 
 /**

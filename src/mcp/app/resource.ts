@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { McpServer, RegisteredResource } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { McpServer, RegisteredResource, ReadResourceResult } from '@modelcontextprotocol/server';
 import { APP_MIME, DESK_HTML_PATH, DESK_URI } from './constants.js';
 
 /**
@@ -53,7 +53,7 @@ export function registerDesk(mcp: McpServer): RegisteredResource {
       try {
         text = await deskHtml();
       } catch {
-        throw new McpError(ErrorCode.InternalError, 'The reply desk is not built: run npm run build.');
+        throw new ProtocolError(ProtocolErrorCode.InternalError, 'The reply desk is not built: run npm run build.');
       }
       // No CSP domains: the view makes no request of its own, so the host's default policy holds.
       return { contents: [{ uri: uri.toString(), mimeType: APP_MIME, text, _meta: { ui: { prefersBorder: true } } }] };

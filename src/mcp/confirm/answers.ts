@@ -1,4 +1,4 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 
 /**
  * What checks a person's answer to a question (elicitation), one per process: the SDK's

@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { ToolError } from '../errors.js';
 import type { ApiCaller } from '../tool/context.js';
 import type { ToolDef } from '../tool/define.js';

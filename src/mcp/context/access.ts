@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { isId, isWorkspaceSlug } from '../../api/ids.js';
 import type { ApiCaller } from '../tool/context.js';
 
@@ -26,17 +26,18 @@ export function hasScope(access: InboxAccess, scope: string): boolean {
 export function workspaceOr(access: InboxAccess, given: unknown): string {
   const ws = typeof given === 'string' && given !== '' ? given : access.defaultWorkspace();
   if (ws === undefined) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
       `Pass a workspace: this key reaches ${access.workspaces().join(', ') || 'no workspace'} and the server has no default (--workspace).`,
     );
   }
-  if (!isWorkspaceSlug(ws)) throw new McpError(ErrorCode.InvalidParams, `'${ws}' is not a workspace slug (lowercase letters, digits, hyphens).`);
+  if (!isWorkspaceSlug(ws)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `'${ws}' is not a workspace slug (lowercase letters, digits, hyphens).`);
   return ws;
 }
 
 /** A lead id from a URI or argument, checked before any request. */
 export function leadIdOf(given: unknown): string {
-  if (!isId('lead', given)) throw new McpError(ErrorCode.InvalidParams, `'${String(given)}' is not a lead id (lead_…); list_leads gives real ones.`);
+  if (!isId('lead', given))
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `'${String(given)}' is not a lead id (lead_…); list_leads gives real ones.`);
   return given;
 }

@@ -1,6 +1,5 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { type CompleteRequest, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Server, McpServer, CompleteRequest, ServerContext } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { InboxAccess } from './access.js';
 
@@ -24,17 +23,18 @@ export type CompletionContext = { arguments?: Record<string, string> } | undefin
 const ANSWERING = new WeakMap<object, Answering>();
 
 type SetHandler = Server['setRequestHandler'];
+type Handler = (request: { method: string }, ctx: ServerContext) => unknown;
 
 /** Every request handler set on this server from now on answers with this session's access. */
 export function bindSessionAccess(server: Server, access: InboxAccess, log: Logger): void {
-  const set: SetHandler = server.setRequestHandler.bind(server);
+  const set = server.setRequestHandler.bind(server) as (method: string, handler: Handler) => void;
   const answering: Answering = { access, log };
-  const bound = (schema: Parameters<SetHandler>[0], handler: Parameters<SetHandler>[1]) =>
-    set(schema, (request, extra) => {
-      ANSWERING.set(extra, answering);
-      return handler(request.method === 'completion/complete' ? withContext(request as CompleteRequest, answering) : request, extra);
+  const bound = (method: string, handler: Handler) =>
+    set(method, (request, ctx) => {
+      ANSWERING.set(ctx, answering);
+      return handler(request.method === 'completion/complete' ? withContext(request as CompleteRequest, answering) : request, ctx);
     });
-  server.setRequestHandler = bound as SetHandler;
+  server.setRequestHandler = bound as unknown as SetHandler;
 }
 
 /** The completion request with a context of its own, which the SDK gives the completer and which names the session. */
@@ -47,7 +47,7 @@ function withContext<R extends CompleteRequest>(request: R, answering: Answering
 /** The session answering the request this `extra` came with. */
 export function sessionOf(extra: object): Answering {
   const a = ANSWERING.get(extra);
-  if (!a) throw new McpError(ErrorCode.InternalError, 'No session is being answered.');
+  if (!a) throw new ProtocolError(ProtocolErrorCode.InternalError, 'No session is being answered.');
   return a;
 }
 

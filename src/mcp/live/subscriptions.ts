@@ -1,5 +1,5 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError, SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { isId, isWorkspaceSlug } from '../../api/ids.js';
 import { type InboxAccess, hasScope } from '../context/access.js';
@@ -21,15 +21,16 @@ const SUBSCRIBABLE = /^inbox:\/\/([^/]+)\/leads(?:\/([^/]+)(\/conversation)?)?$/
 function watchedOf(uri: string): Watched {
   const m = SUBSCRIBABLE.exec(uri);
   if (!m) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
       `Only ${TEMPLATE.leads}, ${TEMPLATE.lead} and ${TEMPLATE.conversation} can be subscribed to; '${uri}' is none of them.`,
     );
   }
   const [, workspace, lead] = m;
-  if (!isWorkspaceSlug(workspace)) throw new McpError(ErrorCode.InvalidParams, `'${workspace}' is not a workspace slug (lowercase letters, digits, hyphens).`);
+  if (!isWorkspaceSlug(workspace))
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `'${workspace}' is not a workspace slug (lowercase letters, digits, hyphens).`);
   if (lead !== undefined && !isId('lead', lead))
-    throw new McpError(ErrorCode.InvalidParams, `'${lead}' is not a lead id (lead_…); list_leads gives real ones.`);
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `'${lead}' is not a lead id (lead_…); list_leads gives real ones.`);
   return { workspace, lead: lead ?? null };
 }
 
@@ -49,11 +50,11 @@ export class Subscriptions {
     private readonly access: InboxAccess,
     private readonly log: Logger,
   ) {
-    server.setRequestHandler(SubscribeRequestSchema, async (req) => {
+    server.setRequestHandler('resources/subscribe', async (req) => {
       await this.subscribe(req.params.uri);
       return {};
     });
-    server.setRequestHandler(UnsubscribeRequestSchema, async (req) => {
+    server.setRequestHandler('resources/unsubscribe', async (req) => {
       await this.unsubscribe(req.params.uri);
       return {};
     });
@@ -67,14 +68,14 @@ export class Subscriptions {
     const w = watchedOf(uri);
     const reach = this.access.workspaces();
     if (reach.length > 0 && !reach.includes(w.workspace)) {
-      throw new McpError(ErrorCode.InvalidParams, `This key does not reach the workspace '${w.workspace}'; it reaches ${reach.join(', ')}.`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `This key does not reach the workspace '${w.workspace}'; it reaches ${reach.join(', ')}.`);
     }
     if (!hasScope(this.access, 'leads:read'))
-      throw new McpError(ErrorCode.InvalidParams, 'Watching the inbox needs the scope leads:read, which this key lacks.');
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Watching the inbox needs the scope leads:read, which this key lacks.');
     if (this.uris.has(uri)) return;
     if (this.uris.size >= MAX_SUBSCRIPTIONS)
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `This session holds ${MAX_SUBSCRIPTIONS} subscriptions, the most one session may; unsubscribe from one first, or subscribe to ${URI.leads(w.workspace)} to hear every lead of the workspace.`,
       );
     // Held before any wait, so concurrent subscriptions count against the cap and keep the workspace heard.
@@ -115,12 +116,13 @@ export class Subscriptions {
       found = await this.watch.leads.exists(workspace, lead);
     } catch (err) {
       this.log.debug({ err, workspace }, 'subscribe: the lead could not be checked');
-      throw new McpError(
-        ErrorCode.InternalError,
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
         `Could not check that lead ${lead} exists in '${workspace}' (the API did not answer); try subscribing again shortly.`,
       );
     }
-    if (!found) throw new McpError(ErrorCode.InvalidParams, `There is no lead ${lead} in the workspace '${workspace}'; list_leads gives real ones.`);
+    if (!found)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `There is no lead ${lead} in the workspace '${workspace}'; list_leads gives real ones.`);
   }
 
   async unsubscribe(uri: string): Promise<void> {

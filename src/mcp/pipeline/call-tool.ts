@@ -1,5 +1,5 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Server, CallToolResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { isWorkspaceSlug } from '../../api/ids.js';
 import { TimeoutError, ValidationError } from '../../client/errors.js';
@@ -133,7 +133,7 @@ function findTool(deps: CallDeps, name: string): ToolDef | { refused: CallToolRe
     return { refused: errorResult(refusal, name) };
   }
   const near = nearName(name, deps.toolNames());
-  throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}.${near ? ` Did you mean ${near}?` : ''} tools/list names every tool.`);
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}.${near ? ` Did you mean ${near}?` : ''} tools/list names every tool.`);
 }
 
 /** The tool's strict schema over the arguments; max_items, all and allow_duplicate are the server's, not the tool's. */

@@ -1,9 +1,9 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
   GetPromptRequestSchema,
   InitializeRequestSchema,
-  type JSONRPCMessage,
   JSONRPCMessageSchema,
   ListPromptsRequestSchema,
   ListResourceTemplatesRequestSchema,
@@ -12,7 +12,7 @@ import {
   PingRequestSchema,
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/core';
 import { ValidationError } from '../../client/errors.js';
 import { errorResult } from '../errors.js';
 import { nestsDeeperThan } from '../../json-depth.js';

@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { InFlight, drainCalls } from './in-flight.js';
 import { vetLine } from './jsonrpc-guard.js';
 import type { InboxServer } from '../server.js';

@@ -1,4 +1,4 @@
-import type { ResourceLink } from '@modelcontextprotocol/sdk/types.js';
+import type { ResourceLink } from '@modelcontextprotocol/server';
 
 /**
  * The inbox:// addresses of our resources, written once: the resource templates, the

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS } from '../../../src/sandbox/index.js';
 import { LEAD_TRIAGE_FIELDS } from '../../../tools/leads.js';

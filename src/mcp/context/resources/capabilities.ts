@@ -12,6 +12,6 @@ export function registerCapabilities(kit: ResourceKit): void {
     'capabilities',
     URI.capabilities,
     { title: 'API capabilities', description: 'The live enums, limits, filters and expansions of the Reply Inbox API, as JSON.', mimeType: JSON_TYPE },
-    (uri, extra) => read(uri, {}, extra),
+    (uri, ctx) => read(uri, {}, ctx),
   );
 }

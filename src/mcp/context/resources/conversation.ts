@@ -1,4 +1,4 @@
-import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { DEFAULT_MESSAGES, type Shaped, countLines, runConversation } from '../../reads/conversation.js';
 import { Fence, UNTRUSTED_NOTE } from '../../view/fence.js';
 import { TEMPLATE } from '../../view/links.js';

@@ -1,15 +1,14 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ReadResourceResult, Resource } from '@modelcontextprotocol/sdk/types.js';
-import type { Variables } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import type { McpServer, ReadResourceResult, Resource, ServerContext, Variables } from '@modelcontextprotocol/server';
 import { readError } from '../../errors.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../../view/result-budget.js';
 import { type InboxAccess, hasScope } from '../access.js';
 import { completeLead, completeWorkspace } from '../completions.js';
 import { type Answering, SharedRegistrations, sessionCompleter, sessionOf } from '../session-access.js';
 
+/** What a read uses of the SDK's request context. */
 export type Extra = { signal: AbortSignal };
 export type Row = Record<string, unknown>;
-export type ReadResource = (uri: URL, vars: Variables, extra: Extra) => Promise<ReadResourceResult>;
+export type ReadResource = (uri: URL, vars: Variables, ctx: ServerContext) => Promise<ReadResourceResult>;
 /** A read of one session: the session that asked comes with the request. */
 export type SessionRead = (uri: URL, vars: Variables, extra: Extra, session: Answering) => Promise<ReadResourceResult>;
 
@@ -32,7 +31,7 @@ export interface ResourceKit {
   /** Run a read with the session that asked; an API failure becomes a JSON-RPC error carrying the API's envelope. */
   guarded(what: string, read: SessionRead): ReadResource;
   /** List entries for the asking session's default workspace only, and only where its key has the scope. */
-  forDefault(scope: string, entry: (ws: string, access: InboxAccess) => Resource | Promise<Resource[]>): (extra: Extra) => Promise<{ resources: Resource[] }>;
+  forDefault(scope: string, entry: (ws: string, access: InboxAccess) => Resource | Promise<Resource[]>): (ctx: ServerContext) => Promise<{ resources: Resource[] }>;
   workspaceOnly: typeof WORKSPACE_ONLY;
   leadVars: typeof LEAD_VARS;
 }
@@ -56,10 +55,10 @@ export function sharedResources(register: (kit: ResourceKit) => void): SharedReg
 function kitOn(mcp: Pick<McpServer, 'registerResource'>): ResourceKit {
   return {
     mcp,
-    guarded: (what, read) => async (uri, vars, extra) => {
-      const session = sessionOf(extra);
+    guarded: (what, read) => async (uri, vars, ctx) => {
+      const session = sessionOf(ctx);
       try {
-        return await read(uri, vars, extra, session);
+        return await read(uri, vars, { signal: ctx.mcpReq.signal }, session);
       } catch (err) {
         session.access.failed(err, what);
         throw readError(err, what);

@@ -1,4 +1,4 @@
-import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { isDay } from '../../../api/dates.js';
 import { ToolError } from '../../errors.js';
 import { TEMPLATE, URI } from '../../view/links.js';

@@ -1,5 +1,5 @@
-import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Resource } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceTemplate } from '@modelcontextprotocol/server';
+import type { Resource } from '@modelcontextprotocol/server';
 import { endpoint } from '../../../api/endpoints.js';
 import { Continuation } from '../../pipeline/continuation.js';
 import { Fence, UNTRUSTED_NOTE } from '../../view/fence.js';

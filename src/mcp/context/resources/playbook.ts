@@ -1,4 +1,4 @@
-import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { htmlToText } from '../../../api/text.js';
 import { redactSecrets } from '../../../redact.js';
 import { TEMPLATE, URI } from '../../view/links.js';

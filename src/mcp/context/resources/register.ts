@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { registerCapabilities } from './capabilities.js';
 import { registerConversation } from './conversation.js';
 import { sharedResources } from './kit.js';

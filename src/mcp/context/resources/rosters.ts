@@ -1,4 +1,4 @@
-import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { readPages } from '../../pipeline/multipage.js';
 import { MAX_ITEMS_BOUND } from '../../tool/shared-args.js';
 import { TEMPLATE, URI } from '../../view/links.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { ApiError, type CallResult } from '../../../client/index.js';
 import type { InboxServer } from '../../server.js';
 import type { Credential } from './auth.js';
@@ -124,7 +124,7 @@ async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Openin
     void server?.close().catch(() => undefined);
   };
   const events = new RecentEvents(s.sessions.now);
-  const transport = new StreamableHTTPServerTransport({
+  const transport = new NodeStreamableHTTPServerTransport({
     sessionIdGenerator: () => randomUUID(),
     // Each SSE stream starts with a priming event (an id, and how long to wait before reconnecting).
     eventStore: events,

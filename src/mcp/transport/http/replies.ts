@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 
 /** A transport-level error, in JSON-RPC's shape as the SDK's own transport answers them. */
 export function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000): void {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { credentialOf } from './auth.js';
 import { readBody } from './body.js';
 import type { ClosableClient } from './clients.js';

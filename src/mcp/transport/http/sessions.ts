@@ -1,4 +1,4 @@
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 
 /** What the session table needs of a session's server: how many subscriptions it holds. */
 export interface SessionServer {
@@ -9,7 +9,7 @@ export interface Session<S extends SessionServer = SessionServer> {
   id: string;
   /** Who opened it (a hash of the key, or the token): only the same caller may use it. */
   owner: string;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   server: S;
   lastSeen: number;
   /** Requests of this session not yet answered: a busy session is never evicted. */
