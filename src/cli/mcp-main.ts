@@ -14,7 +14,7 @@ import { LOOPBACK_NAMES } from '../mcp/transport/http/listen.js';
 import { InboxServer } from '../mcp/server.js';
 import { InboxWatch } from '../mcp/live/inbox-watch.js';
 import { type KeyWrites, KeyWritesRegistry } from '../mcp/writes/key-writes.js';
-import { serveStdio } from '../mcp/transport/stdio.js';
+import { type Era, serveStdio } from '../mcp/transport/stdio.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { SANDBOX_KEYS } from '../sandbox/seed/keys.js';
 import { VERSION } from '../version.js';
@@ -184,19 +184,20 @@ async function main(): Promise<number> {
       await sandbox?.close().catch(() => undefined);
     }
   }
-  // The server tells its MCP client when a rate bucket throttles; it is made just below.
+  // The server tells its MCP client when a rate bucket throttles: the server serving now.
   let server: InboxServer | undefined;
   const onLimiterEvent = (e: LimiterEvent) => server?.limiterEvent(e);
   const client = newClient(parts, apiKey!, onLimiterEvent);
-  server = newServer(parts, client);
   const shutdown = async () => {
     watches.get(client)?.close();
     await client.close().catch(() => undefined);
     await store?.close();
     await sandbox?.close().catch(() => undefined);
   };
+  // A key the API refuses is a start-up error: read what it may do before serving (the answer is cached).
+  const first = newServer(parts, client);
   try {
-    await server.refresh();
+    await first.refresh();
   } catch (e) {
     const why = e instanceof ApiError ? `${e.code}: ${e.message}` : (e as Error).message;
     process.stderr.write(`reply-inbox-mcp: the API refused to say what this key may do (GET /v1/me): ${why}\n`);
@@ -205,13 +206,26 @@ async function main(): Promise<number> {
   }
   log.info(
     {
-      tools: server.toolNames.length,
-      hidden: server.hiddenTools.filter((h) => h.reason !== 'not_selected').length,
-      workspace: server.defaultWorkspace ?? null,
+      tools: first.toolNames.length,
+      hidden: first.hiddenTools.filter((h) => h.reason !== 'not_selected').length,
+      workspace: first.defaultWorkspace ?? null,
     },
     'serving over stdio',
   );
-  await serveStdio(server, { drainTimeoutMs: config.drainSeconds * 1000, cancelQueued: () => client.close() });
+  // One server per connection once its era is known; the first one built is used first.
+  let unused: InboxServer | undefined = first;
+  const factory = async (era: Era) => {
+    const s = unused ?? newServer(parts, client);
+    unused = undefined;
+    await s.refresh();
+    if (era === 'modern') {
+      s.openModern();
+      s.watchScopes();
+    }
+    server = s;
+    return s;
+  };
+  await serveStdio(factory, { drainTimeoutMs: config.drainSeconds * 1000, cancelQueued: () => client.close() });
   await shutdown();
   return 0;
 }

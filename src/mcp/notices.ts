@@ -57,6 +57,11 @@ export class Notices {
     for (const n of waiting) this.deliver(n);
   }
 
+  /** Forget what waits for a handshake that will not come (it is in the log already). */
+  drop(): void {
+    this.pending = [];
+  }
+
   /** The client's limiter told us a bucket is spent or the API answered 429. */
   limiter(e: LimiterEvent): void {
     const n = limiterNotice(e);

@@ -24,7 +24,8 @@ import type { ConfirmMode } from './confirm/confirm.js';
 import type { InboxWatch } from './live/inbox-watch.js';
 import { Subscriptions } from './live/subscriptions.js';
 import { registerDesk } from './app/resource.js';
-import { rendersApps, withApp } from './app/negotiate.js';
+import { clientCapabilities, rendersApps, withApp } from './app/negotiate.js';
+import type { RegisteredResource } from '@modelcontextprotocol/server';
 import { ANSWER_VALIDATOR } from './confirm/answers.js';
 
 export interface InboxServerOptions {
@@ -76,6 +77,9 @@ export class InboxServer {
   private refreshed = false;
   private refreshing: Promise<boolean> | null = null;
   private readonly notices: Notices;
+  private readonly desk: RegisteredResource;
+  /** Serving revision 2026-07-28: no handshake, client capabilities on each request. */
+  private modern = false;
   private readonly watch: ScopeWatch;
   /** The key's creates and deletes of late, so that a repeated identical call creates nothing and a repeated delete says so. */
   private readonly writes: KeyWrites;
@@ -96,8 +100,8 @@ export class InboxServer {
     this.api = checkedApi(o.api);
     const server = this.mcp.server;
     // A client that renders MCP Apps sees which tools have one; any other sees the list as it was.
-    server.setRequestHandler('tools/list', () => {
-      const apps = rendersApps(server.getClientCapabilities());
+    server.setRequestHandler('tools/list', (_req, ctx) => {
+      const apps = rendersApps(clientCapabilities(server, ctx));
       return { tools: [...this.enabled.values()].map((t) => withApp(publishedTool(t), apps ? t.app : undefined)) };
     });
     const deps = this.callDeps();
@@ -111,12 +115,16 @@ export class InboxServer {
     );
     const access = this.access();
     // Resources and prompts are shared by every session: they find this one's access per request.
-    bindSessionAccess(server, access, o.log);
+    bindSessionAccess(server, access, o.log, (ctx) => {
+      // A 2026-07-28 client says what it renders on each request, not once at initialize.
+      if (this.modern && rendersApps(clientCapabilities(server, ctx))) this.desk.enable();
+    });
     // Declared after the binding: given to McpServer's constructor, it would set the resource handlers unbound.
     if (o.inboxWatch) server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
     registerResources(this.mcp);
     registerPrompts(this.mcp);
     const desk = registerDesk(this.mcp);
+    this.desk = desk;
     this.subscriptions = o.inboxWatch ? new Subscriptions(server, o.inboxWatch, access, o.log) : null;
     this.watch = new ScopeWatch((o.scopeRefreshSeconds ?? 300) * 1000, () => this.refreshQuietly());
     // Per connection, never per process: an HTTP deployment runs one InboxServer per session.
@@ -133,6 +141,21 @@ export class InboxServer {
       this.watch.stop();
       void this.subscriptions?.close();
     };
+  }
+
+  /**
+   * A 2026-07-28 connection or request has no initialize: start here what the handshake starts
+   * on a 2025 one. Notices made before it stay in the log on stderr: this revision has no
+   * unrequested log message to carry them.
+   */
+  openModern(): void {
+    this.modern = true;
+    this.notices.drop();
+  }
+
+  /** Start re-reading the key's scopes on a timer: for a server that lives as long as its connection. */
+  watchScopes(): void {
+    this.watch.start();
   }
 
   /** Read GET /v1/me and choose the tools this key can use. Returns whether the list changed. */

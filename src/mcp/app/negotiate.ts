@@ -1,4 +1,5 @@
-import type { ClientCapabilities, Tool } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, Server, ServerContext, Tool } from '@modelcontextprotocol/server';
 import { APP_MIME, UI_EXTENSION } from './constants.js';
 
 /**
@@ -19,4 +20,13 @@ export function rendersApps(caps: ClientCapabilities | undefined): boolean {
 export function withApp<T extends Tool>(tool: T, resourceUri: string | undefined): T {
   if (!resourceUri) return tool;
   return { ...tool, _meta: { ...tool._meta, ui: { resourceUri }, 'ui/resourceUri': resourceUri } };
+}
+
+/**
+ * What the client of this request can do: said once at initialize in the 2025 revisions, and on
+ * every request (its `_meta` envelope) in 2026-07-28.
+ */
+export function clientCapabilities(server: Server, ctx: ServerContext): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
 }

@@ -1,4 +1,5 @@
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
+import { serveStdio as serve } from '@modelcontextprotocol/server/stdio';
 import { InFlight, drainCalls } from './in-flight.js';
 import { vetLine } from './jsonrpc-guard.js';
 import type { InboxServer } from '../server.js';
@@ -34,6 +35,8 @@ export class GuardedStdioTransport implements Transport {
   private blocked = false;
   /** Notifications dropped because the queue was full. */
   dropped = 0;
+  /** Called once the transport is closed, whoever closed it (the SDK's serving entry owns onclose). */
+  closed?: () => void;
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
@@ -147,6 +150,7 @@ export class GuardedStdioTransport implements Transport {
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.buffer = Buffer.alloc(0);
     this.onclose?.();
+    this.closed?.();
   }
 }
 
@@ -161,23 +165,47 @@ export interface StdioOptions {
   signals?: NodeJS.Signals[];
 }
 
+/** Which protocol era a connection opened with: 2025 (`initialize`) or 2026-07-28 (a `_meta` envelope on each request). */
+export type Era = 'legacy' | 'modern';
+
 /**
- * Serve over stdio until shutdown; resolves when the transport is closed. A signal or the end
- * of stdin drains as HTTP mode does: no new message is taken, the calls in flight are answered
- * (up to drainTimeoutMs; what is still queued then answers "cancelled"), then the server closes.
+ * Builds the server of one connection once its era is known. The SDK may call it twice on one
+ * connection (a 2026 `server/discover` probe answered, then a 2025 `initialize`): only the last
+ * one serves.
  */
-export async function serveStdio(server: InboxServer, o: StdioOptions = {}): Promise<void> {
+export type InboxServerFactory = (era: Era) => InboxServer | Promise<InboxServer>;
+
+/**
+ * Serve over stdio until shutdown, in both protocol eras: the SDK's serveStdio reads the
+ * connection's opening (an `initialize`, or a request carrying the 2026-07-28 envelope) and
+ * pins one server from the factory; lines are read and written by our guarded transport. A
+ * signal or the end of stdin drains as HTTP mode does: no new message is taken, the calls in
+ * flight are answered (up to drainTimeoutMs; what is still queued then answers "cancelled"),
+ * then the server closes. Resolves when the connection is closed.
+ */
+export async function serveStdio(factory: InboxServerFactory, o: StdioOptions = {}): Promise<void> {
   const transport = new GuardedStdioTransport();
+  let closedNow!: () => void;
   const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
+    closedNow = resolve;
   });
-  await server.mcp.connect(transport);
+  transport.closed = closedNow;
+  let serving: InboxServer | undefined;
+  const handle = serve(
+    async ({ era }) => {
+      const server = await factory(era);
+      serving = server;
+      return server.mcp;
+    },
+    { transport, onerror: (e) => transport.onerror?.(e) },
+  );
   let drained: Promise<void> | null = null;
   const drain = () => {
     drained ??= (async () => {
       transport.stopReading();
       await drainCalls(transport.inFlight, o.drainTimeoutMs ?? 30_000, o.cancelQueued ?? (async () => undefined));
-      await server.close();
+      await serving?.close();
+      await handle.close();
     })();
     return drained;
   };
