@@ -60,7 +60,8 @@ describe('npm run mcpb packs a lean .mcpb', () => {
     );
     expect(packages.sort()).toEqual(runtimeTree(RUNTIME_PACKAGES).map((d) => relative(join(ROOT, 'node_modules'), d)));
     expect(packages).toContain('ioredis');
-    for (const bundled of ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'zod', 'undici', 'pino', 'bottleneck']) expect(packages, bundled).not.toContain(bundled);
+    for (const bundled of ['@modelcontextprotocol/server', '@modelcontextprotocol/core', 'zod', 'undici', 'pino', 'bottleneck'])
+      expect(packages, bundled).not.toContain(bundled);
     expect(all.filter((f) => /^(test|scripts|src)\//.test(f) || f.endsWith('.map') || /\.(c|m)?ts$/.test(f))).toEqual([]);
   });
 

@@ -31,7 +31,10 @@ export interface ResourceKit {
   /** Run a read with the session that asked; an API failure becomes a JSON-RPC error carrying the API's envelope. */
   guarded(what: string, read: SessionRead): ReadResource;
   /** List entries for the asking session's default workspace only, and only where its key has the scope. */
-  forDefault(scope: string, entry: (ws: string, access: InboxAccess) => Resource | Promise<Resource[]>): (ctx: ServerContext) => Promise<{ resources: Resource[] }>;
+  forDefault(
+    scope: string,
+    entry: (ws: string, access: InboxAccess) => Resource | Promise<Resource[]>,
+  ): (ctx: ServerContext) => Promise<{ resources: Resource[] }>;
   workspaceOnly: typeof WORKSPACE_ONLY;
   leadVars: typeof LEAD_VARS;
 }
