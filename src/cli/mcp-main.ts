@@ -115,6 +115,7 @@ async function runHttp(p: Parts): Promise<number> {
     newClient: (apiKey, onEvent, me) => newClient(p, apiKey, onEvent, me),
     probe: probe && ((apiKey) => probe.me(apiKey)),
     newServer: (client) => newServer(p, client),
+    watchOf: (client) => watchOf(p, client),
     health: () => {
       const down = p.store?.unavailable(0);
       return { redis: p.store ? p.store.status() : 'off', ...(down ? { unavailable: `rate limiter unavailable: ${down}` } : {}) };

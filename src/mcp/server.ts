@@ -125,7 +125,7 @@ export class InboxServer {
     registerPrompts(this.mcp);
     const desk = registerDesk(this.mcp);
     this.desk = desk;
-    this.subscriptions = o.inboxWatch ? new Subscriptions(server, o.inboxWatch, access, o.log) : null;
+    this.subscriptions = o.inboxWatch ? Subscriptions.ofSession(server, o.inboxWatch, access, o.log) : null;
     this.watch = new ScopeWatch((o.scopeRefreshSeconds ?? 300) * 1000, () => this.refreshQuietly());
     // Per connection, never per process: an HTTP deployment runs one InboxServer per session.
     const initialized = server.oninitialized;
@@ -170,6 +170,11 @@ export class InboxServer {
   /** The client's limiter saw a bucket spent or a 429: tell the MCP client's log (ClientOptions.onLimiterEvent). */
   limiterEvent(e: LimiterEvent): void {
     this.notices.limiter(e);
+  }
+
+  /** What resources, prompts and subscriptions read through: this key's API, scopes and workspaces. */
+  get inboxAccess(): InboxAccess {
+    return this.access();
   }
 
   /** Resource subscriptions this session holds now. */

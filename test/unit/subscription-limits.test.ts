@@ -47,7 +47,7 @@ const access: InboxAccess = {
 const fakeServer = () => ({ setRequestHandler: () => undefined, sendResourceUpdated: async () => undefined }) as unknown as Server;
 
 function session(watch: InboxWatch) {
-  return new Subscriptions(fakeServer(), watch, access, log);
+  return Subscriptions.ofSession(fakeServer(), watch, access, log);
 }
 
 describe('subscriptions per session are capped', () => {

@@ -34,30 +34,41 @@ function watchedOf(uri: string): Watched {
   return { workspace, lead: lead ?? null };
 }
 
+/** What a subscribed URI's change is told as: notifications/resources/updated's params. */
+export type SendUpdated = (params: { uri: string; _meta?: Record<string, unknown> }) => Promise<void>;
+
 /**
- * One MCP session's subscriptions (resources/subscribe and unsubscribe). The session listens
- * to the shared watch for each workspace it has a subscription in, and tells its client
- * notifications/resources/updated for each subscribed URI a change touches. Closing the
- * session ends its listening; the watch stops polling a workspace nobody listens to.
+ * The subscriptions of one listener: a 2025 session (resources/subscribe and unsubscribe), or
+ * the 2026-07-28 listen streams of one key (subscriptions/listen). It listens to the shared
+ * watch for each workspace it has a subscription in, and sends resources/updated for each
+ * subscribed URI a change touches. Closing ends its listening; the watch stops polling a
+ * workspace nobody listens to.
  */
 export class Subscriptions {
   private readonly uris = new Map<string, Watched>();
   private readonly listening = new Map<string, Promise<() => void>>();
 
   constructor(
-    private readonly server: Server,
+    private readonly send: SendUpdated,
     private readonly watch: InboxWatch,
     private readonly access: InboxAccess,
     private readonly log: Logger,
-  ) {
+    /** How many URIs it may hold. */
+    private readonly max = MAX_SUBSCRIPTIONS,
+  ) {}
+
+  /** A 2025 session's subscriptions: resources/subscribe and unsubscribe answered on its server. */
+  static ofSession(server: Server, watch: InboxWatch, access: InboxAccess, log: Logger): Subscriptions {
+    const subs = new Subscriptions((p) => server.sendResourceUpdated(p), watch, access, log);
     server.setRequestHandler('resources/subscribe', async (req) => {
-      await this.subscribe(req.params.uri);
+      await subs.subscribe(req.params.uri);
       return {};
     });
     server.setRequestHandler('resources/unsubscribe', async (req) => {
-      await this.unsubscribe(req.params.uri);
+      await subs.unsubscribe(req.params.uri);
       return {};
     });
+    return subs;
   }
 
   get size(): number {
@@ -73,10 +84,10 @@ export class Subscriptions {
     if (!hasScope(this.access, 'leads:read'))
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Watching the inbox needs the scope leads:read, which this key lacks.');
     if (this.uris.has(uri)) return;
-    if (this.uris.size >= MAX_SUBSCRIPTIONS)
+    if (this.uris.size >= this.max)
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
-        `This session holds ${MAX_SUBSCRIPTIONS} subscriptions, the most one session may; unsubscribe from one first, or subscribe to ${URI.leads(w.workspace)} to hear every lead of the workspace.`,
+        `This session holds ${this.max} subscriptions, the most one session may; unsubscribe from one first, or subscribe to ${URI.leads(w.workspace)} to hear every lead of the workspace.`,
       );
     // Held before any wait, so concurrent subscriptions count against the cap and keep the workspace heard.
     this.uris.set(uri, w);
@@ -146,7 +157,7 @@ export class Subscriptions {
       if (w.workspace !== c.workspace || (w.lead !== null && !leads.has(w.lead))) continue;
       // A workspace's leads: the notification names the leads and the URI that reads only them.
       const what = w.lead === null && c.since ? { _meta: { changed_leads: c.leads, changes: URI.leadsSince(c.workspace, c.since) } } : {};
-      this.server.sendResourceUpdated({ uri, ...what }).catch((err: unknown) => this.log.debug({ err, uri }, 'resources/updated not delivered'));
+      this.send({ uri, ...what }).catch((err: unknown) => this.log.debug({ err, uri }, 'resources/updated not delivered'));
     }
   }
 }

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { ClosableClient } from './clients.js';
 import type { HttpState } from './state.js';
 import { drainCalls } from '../in-flight.js';
+import { closeModern, endListenStreams } from './modern.js';
 
 /**
  * Shutdown: stop accepting connections and refuse new work, let the calls in flight finish
@@ -12,8 +13,10 @@ export async function drainHttp<C extends ClosableClient>(s: HttpState<C>, serve
   s.draining = true;
   server.close();
   server.closeIdleConnections();
+  await endListenStreams(s);
   await drainCalls(s.inFlight, s.o.drainTimeoutMs ?? 30_000, () => s.clients.closeAll());
   await s.sessions.closeAll();
+  await closeModern(s);
   await s.clients.closeAll();
   server.closeAllConnections();
 }

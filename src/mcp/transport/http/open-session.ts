@@ -29,18 +29,38 @@ export interface Opening {
  * /v1/me), given a place under the caps, built (its own InboxServer and transport), and from
  * then on lives in the session table until its transport closes (DELETE, idle sweep, eviction, drain).
  */
-export async function openSession<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<void> {
-  if (s.clients.has(o.cred.owner)) return checkAndBuild(s, o);
-  // Initializes of a key the API is judging now wait for that answer: a burst of one key is one attempt.
+export function openSession<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<void> {
+  return withAcceptedKey(s, o, async (me) => {
+    if (!placeSession(s, o.res, o.cred)) return;
+    await buildSession(s, o, me);
+  });
+}
+
+/**
+ * Run `use` once the API has accepted the caller's key (a key with a client now was accepted
+ * before); a refusal is answered here and counted as a failed authentication of the address.
+ * `use` is given the key's GET /v1/me answer when it was just read.
+ */
+export async function withAcceptedKey<C extends ClosableClient>(
+  s: HttpState<C>,
+  o: Opening,
+  use: (me: CallResult | undefined) => Promise<void>,
+): Promise<void> {
+  const checked = async () => {
+    const me = await probeKey(s, o);
+    if (me !== false) await use(me);
+  };
+  if (s.clients.has(o.cred.owner)) return checked();
+  // Requests of a key the API is judging now wait for that answer: a burst of one key is one attempt.
   if (s.judging.has(o.cred.owner)) {
-    await checkAndBuild(s, o);
+    await checked();
     if (o.refused) s.failures.failed(o.address);
     return;
   }
   // A key the API has not accepted yet is counted while it judges it, so a burst of made-up keys cannot all reach it.
   if (!s.failures.begin(o.address)) return tooManyFailures(s, o.res, o.address);
   try {
-    await checkAndBuild(s, o);
+    await checked();
   } finally {
     s.failures.end(o.address, o.refused !== true);
   }
@@ -56,13 +76,6 @@ export function tooManyFailures<C extends ClosableClient>(s: HttpState<C>, res: 
     wait,
     `Too many failed authentications from this address; try again in ${wait} s (--auth-failures-per-minute ${s.failures.perWindow}).`,
   );
-}
-
-async function checkAndBuild<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<void> {
-  const me = await probeKey(s, o);
-  if (me === false) return;
-  if (!placeSession(s, o.res, o.cred)) return;
-  await buildSession(s, o, me);
 }
 
 /** A key with no client yet is asked GET /v1/me by the probe first; false when the answer was sent (refused). */
@@ -136,23 +149,33 @@ async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Openin
     },
   });
   transport.onclose = cleanup;
-  try {
-    server = s.o.newServer(lease.client);
-    // GET /v1/me: the tools this key may use; a key the API refuses ends here.
-    await server.refresh();
-  } catch (e) {
-    cleanup();
-    // Refused now (revoked since its client was made): nothing of it is kept.
-    if (isRefusal(e)) s.clients.drop(cred.owner);
-    refusedByApi(s, o, e);
-    return;
-  }
+  server = await readyServer(s, o, lease.client, cleanup);
+  if (!server) return;
   try {
     await server.mcp.connect(transport);
     await transport.handleRequest(req, res, body);
   } finally {
     // An initialize the transport refused (bad protocol version, malformed) opened no session.
     if (!placed) cleanup();
+  }
+}
+
+/**
+ * A server over the key's client, its tools chosen from GET /v1/me; undefined when the API
+ * refused the key or could not be asked (answered, `cleanup` run, nothing kept).
+ */
+export async function readyServer<C extends ClosableClient>(s: HttpState<C>, o: Opening, client: C, cleanup: () => void): Promise<InboxServer | undefined> {
+  const server = s.o.newServer(client);
+  try {
+    await server.refresh();
+    return server;
+  } catch (e) {
+    cleanup();
+    void server.close().catch(() => undefined);
+    // Refused now (revoked since its client was made): nothing of it is kept.
+    if (isRefusal(e)) s.clients.drop(o.cred.owner);
+    refusedByApi(s, o, e);
+    return undefined;
   }
 }
 

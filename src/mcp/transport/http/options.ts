@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { CallResult, LimiterEvent } from '../../../client/index.js';
 import type { InboxServer } from '../../server.js';
+import type { InboxWatch } from '../../live/inbox-watch.js';
 import type { HttpAuth } from './auth.js';
 import type { ClosableClient } from './clients.js';
 import type { Listen } from './listen.js';
@@ -31,8 +32,10 @@ export interface HttpServeOptions<C extends ClosableClient> {
    * so a key the API refuses leaves nothing behind. Without it the full client asks.
    */
   probe?(apiKey: string): Promise<CallResult>;
-  /** The MCP server of one session, over its key's client. */
+  /** The MCP server of one session (2025) or one request (2026-07-28), over its key's client. */
   newServer(client: C): InboxServer;
+  /** The key's inbox watch, when watching is on: 2026-07-28 listen streams subscribe on it. */
+  watchOf?(client: C): InboxWatch | undefined;
   /** Extra facts for /healthz (e.g. the Redis connection's state); `unavailable` (a reason) makes it answer 503. */
   health?(): Record<string, unknown>;
   log: Logger;

@@ -10,6 +10,7 @@ import { guardReply, reply } from './replies.js';
 import type { Session } from './sessions.js';
 import type { HttpState } from './state.js';
 import { vetLine } from '../jsonrpc-guard.js';
+import { isModern, serveModern } from './modern.js';
 
 /**
  * The request listener: /healthz for load balancers, /mcp for MCP, 404 for anything else. A
@@ -26,7 +27,14 @@ export function router<C extends ClosableClient>(s: HttpState<C>): (req: Incomin
     if (path !== '/mcp') return reply(res, 404, 'Not found: MCP is served at /mcp.');
     if (req.method === 'POST') {
       s.inFlight.start();
-      res.once('close', () => s.inFlight.end());
+      let counted = true;
+      const uncount = () => {
+        if (!counted) return;
+        counted = false;
+        s.inFlight.end();
+      };
+      res.once('close', uncount);
+      UNCOUNT.set(req, uncount);
     }
     handleMcp(s, req, res).catch((e: unknown) => {
       s.o.log.error({ err: e }, 'HTTP request failed');
@@ -34,6 +42,9 @@ export function router<C extends ClosableClient>(s: HttpState<C>): (req: Incomin
     });
   };
 }
+
+/** A POST stops counting as a call in flight: a 2026-07-28 listen stream, which stays open as a GET stream does. */
+const UNCOUNT = new WeakMap<IncomingMessage, () => void>();
 
 /** A body declared at most this long may be left to Node to skip, so the connection can serve the next request. */
 const SMALL_BODY_BYTES = 64 * 1024;
@@ -96,6 +107,10 @@ async function handleMcp<C extends ClosableClient>(s: HttpState<C>, req: Incomin
   }
   const vetted = vetLine(body.text);
   if (!('message' in vetted)) return guardReply(res, vetted.reply);
+  if (!session && isModern(vetted.message)) {
+    if ((vetted.message as { method?: string }).method === 'subscriptions/listen') UNCOUNT.get(req)?.();
+    return serveModern(s, { req, res, cred, body: vetted.message, address });
+  }
   if (session) {
     seen(session, s.sessions.now());
     session.busy++;

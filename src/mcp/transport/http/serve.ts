@@ -30,6 +30,7 @@ export async function serveHttp<C extends ClosableClient>(o: HttpServeOptions<C>
     perKey: o.auth.kind === 'bearer' ? (o.maxSessionsPerKey ?? 10) : Number.POSITIVE_INFINITY,
     maxBody: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     inFlight: new InFlight(),
+    modern: new Map(),
     draining: false,
   };
   const server = createServer(router(state));

@@ -5,6 +5,7 @@ import type { HttpServeOptions } from './options.js';
 import type { Sessions } from './sessions.js';
 import type { InFlight } from '../in-flight.js';
 import type { InboxServer } from '../../server.js';
+import type { ModernKey } from './modern.js';
 
 /** What the HTTP endpoint's parts share: the options, the session table, the key clients, the limits. */
 export interface HttpState<C extends ClosableClient> {
@@ -18,6 +19,8 @@ export interface HttpState<C extends ClosableClient> {
   perKey: number;
   maxBody: number;
   inFlight: InFlight;
+  /** Each key's 2026-07-28 handler, by owner. */
+  modern: Map<string, ModernKey<C>>;
   /** Set once a drain begins: new work is refused. */
   draining: boolean;
 }

@@ -1,0 +1,153 @@
+import type { ServerResponse } from 'node:http';
+import { type NodeMcpRequestHandler, toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  InMemoryServerEventBus,
+  type JSONRPCMessage,
+  type McpHttpHandler,
+  type McpRequestContext,
+  PROTOCOL_VERSION_META_KEY,
+} from '@modelcontextprotocol/server';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { KeyListens } from '../../live/key-listens.js';
+import { MAX_SUBSCRIPTIONS, Subscriptions } from '../../live/subscriptions.js';
+import type { InboxServer } from '../../server.js';
+import type { ClosableClient } from './clients.js';
+import { type Opening, readyServer, withAcceptedKey } from './open-session.js';
+import { send } from './replies.js';
+import type { HttpState } from './state.js';
+
+/**
+ * Whether a message speaks revision 2026-07-28: its `_meta` names a protocol version (the
+ * SDK's own rule, isLegacyRequest, read on the body we parsed already).
+ */
+export function isModern(message: JSONRPCMessage): boolean {
+  const meta = (message as { params?: { _meta?: unknown } }).params?._meta;
+  return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+}
+
+/**
+ * What serves one key's 2026-07-28 requests: the SDK's per-request handler (one event bus per
+ * key, so a change to one key's inbox reaches only its listeners) and the key's listen streams.
+ */
+export interface ModernKey<C> {
+  client: C;
+  /** Calls and reads; listen streams have a handler of their own on the same bus, so a drain can end them first. */
+  calls: Served;
+  streams: Served;
+  listens: KeyListens | null;
+}
+
+interface Served {
+  handler: McpHttpHandler;
+  node: NodeMcpRequestHandler;
+}
+
+/** Who answers this request: the server built for it, handed to the SDK's factory with the request. */
+const SERVER = 'reply-inbox-mcp/server';
+
+/**
+ * A 2026-07-28 request: no session. Its key is checked as an initialize's is (GET /v1/me,
+ * failed-authentication limits), a server is built for this one request over the key's client
+ * (the limiter, cache and duplicate guard are the key's), and the SDK's handler answers it.
+ * A listen stream subscribes its resource URIs on the key's inbox watch while it is open.
+ */
+export function serveModern<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<void> {
+  return withAcceptedKey(s, o, async (me) => {
+    const lease = s.clients.acquire(o.cred.owner, o.cred.apiKey, undefined, me);
+    o.res.once('close', () => lease.release());
+    const server = await readyServer(s, o, lease.client, () => undefined);
+    if (!server) return;
+    server.openModern();
+    const key = modernKey(s, o.cred.owner, lease.client, server);
+    const body = o.body as { id?: string | number; method?: string; params?: { notifications?: { resourceSubscriptions?: unknown } } };
+    if (body.method === 'subscriptions/listen' && key.listens) {
+      const uris = body.params?.notifications?.resourceSubscriptions;
+      if (Array.isArray(uris) && uris.length > 0) {
+        const refused = await openListen(key.listens, uris, o.res);
+        if (refused) return send(o.res, 200, { jsonrpc: '2.0', id: body.id ?? null, error: { code: refused.code, message: refused.message } });
+      }
+    }
+    const auth: AuthInfo = { token: o.cred.owner, clientId: 'reply-inbox-mcp', scopes: [], extra: { [SERVER]: server } };
+    (o.req as { auth?: AuthInfo }).auth = auth;
+    await (body.method === 'subscriptions/listen' ? key.streams : key.calls).node(o.req, o.res, o.body);
+  });
+}
+
+/** Subscribe a listen stream's URIs until its response closes; the refusal when one cannot be watched. */
+async function openListen(listens: KeyListens, uris: unknown[], res: ServerResponse): Promise<{ code: number; message: string } | null> {
+  if (uris.length > MAX_SUBSCRIPTIONS || uris.some((u) => typeof u !== 'string'))
+    return { code: -32602, message: `A listen stream names at most ${MAX_SUBSCRIPTIONS} resource URIs, each a string.` };
+  try {
+    const stop = await listens.open(uris as string[]);
+    res.once('close', () => void stop());
+    return null;
+  } catch (err) {
+    if (err instanceof ProtocolError) return { code: err.code, message: err.message };
+    throw err;
+  }
+}
+
+/** The key's handler, made at its first 2026 request and again if its client was replaced since. */
+function modernKey<C extends ClosableClient>(s: HttpState<C>, owner: string, client: C, server: InboxServer): ModernKey<C> {
+  const known = s.modern.get(owner);
+  if (known && known.client === client) return known;
+  if (known) closeKey(s, owner, known);
+  const bus = new InMemoryServerEventBus((err) => s.o.log.debug({ err }, 'listen stream event failed'));
+  const served = (maxSubscriptions?: number): Served => {
+    const handler = createMcpHandler(serverOfRequest, {
+      legacy: 'reject',
+      bus,
+      maxRequestBodySize: s.maxBody,
+      ...(maxSubscriptions !== undefined ? { maxSubscriptions } : {}),
+      onerror: (err) => s.o.log.debug({ err }, '2026-07-28 request failed in the SDK'),
+    });
+    return { handler, node: toNodeHandler(handler, { maxRequestBodySize: s.maxBody }) };
+  };
+  const perKey = Number.isFinite(s.perKey) ? s.perKey : s.sessions.max;
+  // A key's listen streams are capped as its sessions are.
+  const calls = served();
+  const streams = served(perKey);
+  const watch = s.o.watchOf?.(client);
+  const listens = watch
+    ? new KeyListens(
+        new Subscriptions(
+          async (p) => bus.publish({ kind: 'resource_updated', uri: p.uri, params: p }),
+          watch,
+          server.inboxAccess,
+          s.o.log,
+          MAX_SUBSCRIPTIONS * perKey,
+        ),
+      )
+    : null;
+  const entry: ModernKey<C> = { client, calls, streams, listens };
+  s.modern.set(owner, entry);
+  // Keys whose clients are gone take their handlers with them.
+  for (const [o, k] of s.modern) if (!s.clients.has(o)) closeKey(s, o, k);
+  return entry;
+}
+
+/** The server built for this request (serveModern), which the SDK's factory hands back. */
+function serverOfRequest(ctx: McpRequestContext) {
+  const made = ctx.authInfo?.extra?.[SERVER] as InboxServer | undefined;
+  if (!made) throw new Error('a 2026-07-28 request reached the handler without its server');
+  return made.mcp;
+}
+
+function closeKey<C extends ClosableClient>(s: HttpState<C>, owner: string, k: ModernKey<C>): void {
+  s.modern.delete(owner);
+  void k.streams.handler.close().catch(() => undefined);
+  void k.calls.handler.close().catch(() => undefined);
+  void k.listens?.subscriptions.close();
+}
+
+/** The drain begins: every listen stream ends now, with its empty result (the calls in flight go on). */
+export async function endListenStreams<C extends ClosableClient>(s: HttpState<C>): Promise<void> {
+  await Promise.all([...s.modern.values()].map((k) => k.streams.handler.close().catch(() => undefined)));
+}
+
+/** Shutdown, once the calls are answered: each key's handlers close. */
+export async function closeModern<C extends ClosableClient>(s: HttpState<C>): Promise<void> {
+  for (const [owner, k] of [...s.modern.entries()]) closeKey(s, owner, k);
+}
