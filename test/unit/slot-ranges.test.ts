@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { ReplyInboxClient } from '../../src/client/index.js';
 import { slotRanges } from '../../tools/support/slot-ranges.js';

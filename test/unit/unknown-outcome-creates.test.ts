@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplyInboxClient } from '../../src/client/index.js';
 import { KeyWritesRegistry } from '../../src/mcp/writes/key-writes.js';
@@ -34,7 +33,7 @@ const leadAt = (i: number) => sb.store.leads.inGroup('acme')[i]!.id;
 const tasksWith = (marker: string) => [...sb.store.tasks.all()].filter((t) => t.notes === marker).length;
 const posts = (from: number) => gw.requests.slice(from).filter((r) => r.startsWith('POST')).length;
 const call = (args: Record<string, unknown>, signal?: AbortSignal) =>
-  client.callTool({ name: 'create_task', arguments: args }, undefined, signal ? { signal } : {}) as Promise<CallToolResult>;
+  client.callTool({ name: 'create_task', arguments: args }, signal ? { signal } : {}) as Promise<CallToolResult>;
 /** The tool error's code and its next step. */
 const refusal = (r: CallToolResult) => {
   expect(r.isError, JSON.stringify(r.content)).toBe(true);
