@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { request } from 'node:http';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client, type ClientCapabilities, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { BIN, cleanEnv, spawnTracked } from './processes.js';
 
 export interface HttpBinary {
@@ -43,11 +43,19 @@ export async function startHttpBinary(args: string[], env: Record<string, string
   };
 }
 
+/** Which protocol era a client speaks: the 2025 handshake (the SDK's default) or 2026-07-28 per request. */
+export type Era = 'legacy' | 'modern';
+
+/** The client option that makes the SDK speak that era: pinned, so a server without it fails the connect. */
+export function eraOption(era: Era): { versionNegotiation?: { mode: { pin: '2026-07-28' } } } {
+  return era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
+}
+
 /** An SDK client over Streamable HTTP; `authorization` is the whole header value. */
-export async function connectHttp(url: string, authorization?: string): Promise<Client> {
+export async function connectHttp(url: string, authorization?: string, era: Era = 'legacy', capabilities: ClientCapabilities = {}): Promise<Client> {
   const headers: Record<string, string> = authorization ? { authorization } : {};
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
-  const client = new Client({ name: 'e2e-http', version: '0.0.0' });
+  const client = new Client({ name: 'e2e-http', version: '0.0.0' }, { capabilities, ...eraOption(era) });
   await client.connect(transport);
   return client;
 }

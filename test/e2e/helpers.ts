@@ -8,6 +8,8 @@ import { BIN, cleanEnv, spawnTracked, stdioTransport } from '../../scripts/harne
 import { type Relay, startRelay } from '../../scripts/harness/relay.js';
 
 export { BIN, cleanEnv } from '../../scripts/harness/processes.js';
+import { type Era, eraOption } from '../../scripts/harness/http.js';
+export type { Era } from '../../scripts/harness/http.js';
 export { type Relay, startRelay } from '../../scripts/harness/relay.js';
 /** The names the e2e tests knew the relay by, kept while branches written against them land. */
 
@@ -19,11 +21,16 @@ export interface McpSession {
 }
 
 /** Spawn the binary over stdio with the SDK's client, which also checks structuredContent against each outputSchema. */
-export async function startMcp(args: string[], env: Record<string, string> = {}, capabilities: ClientCapabilities = {}): Promise<McpSession> {
+export async function startMcp(
+  args: string[],
+  env: Record<string, string> = {},
+  capabilities: ClientCapabilities = {},
+  era: Era = 'legacy',
+): Promise<McpSession> {
   const transport = stdioTransport(process.execPath, [BIN, ...args], env);
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const client = new Client({ name: 'e2e-test', version: '0.0.0' }, { capabilities });
+  const client = new Client({ name: 'e2e-test', version: '0.0.0' }, { capabilities, ...eraOption(era) });
   try {
     await client.connect(transport);
   } catch (e) {

@@ -103,3 +103,18 @@ describe('no import cycle, type-only imports included', () => {
     expect(cyclesOf(graph)).toEqual([['src/api/a.ts', 'src/api/b.ts', 'src/api/c.ts']]);
   });
 });
+
+describe('one MCP SDK: v2 (@modelcontextprotocol/server, client, core, node), never the v1 package', () => {
+  it('no file of the house or its tests imports @modelcontextprotocol/sdk', () => {
+    const files = [...HOUSE, 'test'].flatMap(filesUnder).filter((f) => f !== 'test/unit/architecture.test.ts');
+    const v1 = files.filter((f) => /['"]@modelcontextprotocol\/sdk[/'"]/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(v1).toEqual([]);
+  });
+
+  it('package.json names no v1 package', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+    const named = ['dependencies', 'devDependencies', 'peerDependencies'].flatMap((k) => Object.keys(pkg[k] ?? {}));
+    expect(named).not.toContain('@modelcontextprotocol/sdk');
+    expect(named).toContain('@modelcontextprotocol/server');
+  });
+});

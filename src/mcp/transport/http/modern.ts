@@ -1,11 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { type NodeMcpRequestHandler, toNodeHandler } from '@modelcontextprotocol/node';
+import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   createMcpHandler,
   InMemoryServerEventBus,
   type JSONRPCMessage,
-  type McpHttpHandler,
   type McpRequestContext,
   PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
@@ -16,7 +15,7 @@ import type { InboxServer } from '../../server.js';
 import type { ClosableClient } from './clients.js';
 import { type Opening, readyServer, withAcceptedKey } from './open-session.js';
 import { send } from './replies.js';
-import type { HttpState } from './state.js';
+import type { HttpState, ModernKey, Served } from './state.js';
 
 /**
  * Whether a message speaks revision 2026-07-28: its `_meta` names a protocol version (the
@@ -25,23 +24,6 @@ import type { HttpState } from './state.js';
 export function isModern(message: JSONRPCMessage): boolean {
   const meta = (message as { params?: { _meta?: unknown } }).params?._meta;
   return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
-}
-
-/**
- * What serves one key's 2026-07-28 requests: the SDK's per-request handler (one event bus per
- * key, so a change to one key's inbox reaches only its listeners) and the key's listen streams.
- */
-export interface ModernKey<C> {
-  client: C;
-  /** Calls and reads; listen streams have a handler of their own on the same bus, so a drain can end them first. */
-  calls: Served;
-  streams: Served;
-  listens: KeyListens | null;
-}
-
-interface Served {
-  handler: McpHttpHandler;
-  node: NodeMcpRequestHandler;
 }
 
 /** Who answers this request: the server built for it, handed to the SDK's factory with the request. */

@@ -5,7 +5,9 @@ import type { HttpServeOptions } from './options.js';
 import type { Sessions } from './sessions.js';
 import type { InFlight } from '../in-flight.js';
 import type { InboxServer } from '../../server.js';
-import type { ModernKey } from './modern.js';
+import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import type { KeyListens } from '../../live/key-listens.js';
 
 /** What the HTTP endpoint's parts share: the options, the session table, the key clients, the limits. */
 export interface HttpState<C extends ClosableClient> {
@@ -23,4 +25,21 @@ export interface HttpState<C extends ClosableClient> {
   modern: Map<string, ModernKey<C>>;
   /** Set once a drain begins: new work is refused. */
   draining: boolean;
+}
+
+/**
+ * What serves one key's 2026-07-28 requests: the SDK's per-request handler (one event bus per
+ * key, so a change to one key's inbox reaches only its listeners) and the key's listen streams.
+ */
+export interface ModernKey<C> {
+  client: C;
+  /** Calls and reads; listen streams have a handler of their own on the same bus, so a drain can end them first. */
+  calls: Served;
+  streams: Served;
+  listens: KeyListens | null;
+}
+
+export interface Served {
+  handler: McpHttpHandler;
+  node: NodeMcpRequestHandler;
 }
