@@ -14,6 +14,7 @@ import { LOOPBACK_NAMES } from '../mcp/transport/http/listen.js';
 import { InboxServer } from '../mcp/server.js';
 import { InboxWatch } from '../mcp/live/inbox-watch.js';
 import { type KeyWrites, KeyWritesRegistry } from '../mcp/writes/key-writes.js';
+import { confirmKeyOf, type KeyConfirm, keyConfirm } from '../mcp/confirm/state.js';
 import { type Era, serveStdio } from '../mcp/transport/stdio.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { SANDBOX_KEYS } from '../sandbox/seed/keys.js';
@@ -36,6 +37,8 @@ const USER_AGENT = `reply-inbox-mcp/${VERSION}`;
 
 /** The write records of each client's key, found again by the sessions built over that client. */
 const writesOf = new WeakMap<ReplyInboxClient, KeyWrites>();
+/** Each key's confirmation states (2026-07-28): signed with a key derived from it, so any instance of the key verifies them. */
+const confirmOf = new WeakMap<ReplyInboxClient, KeyConfirm>();
 
 function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void, me?: CallResult): ReplyInboxClient {
   const client = new ReplyInboxClient({
@@ -48,6 +51,7 @@ function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) =
     me: me as CallResult<Me> | undefined,
   });
   writesOf.set(client, p.writes.forKey(apiKey));
+  confirmOf.set(client, keyConfirm(confirmKeyOf(apiKey)));
   return client;
 }
 
@@ -78,6 +82,7 @@ function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
     confirm: c.confirm,
     inboxWatch: watchOf(p, client),
     writes: writesOf.get(client),
+    confirmState: confirmOf.get(client),
   });
 }
 

@@ -27,6 +27,8 @@ import { registerDesk } from './app/resource.js';
 import { clientCapabilities, rendersApps, withApp } from './app/negotiate.js';
 import type { RegisteredResource } from '@modelcontextprotocol/server';
 import { ANSWER_VALIDATOR } from './confirm/answers.js';
+import { type KeyConfirm, keyConfirm, processConfirmKey } from './confirm/state.js';
+import { cacheHints } from './cache-hints.js';
 
 export interface InboxServerOptions {
   name: string;
@@ -45,6 +47,8 @@ export interface InboxServerOptions {
   maxResultBytes?: number;
   /** One deadline for a whole tool call, its API calls and a confirmation included (default the client's 50 s). */
   toolDeadlineMs?: number;
+  /** The key's confirmation states (2026-07-28 requests); default: a key of this process's own. */
+  confirmState?: KeyConfirm;
   /** Which writes ask the person first when the client supports elicitation (default destructive). */
   confirm?: ConfirmMode;
   /** The poller shared by every session of this key: with it, leads and conversations can be subscribed to. */
@@ -78,6 +82,8 @@ export class InboxServer {
   private refreshing: Promise<boolean> | null = null;
   private readonly notices: Notices;
   private readonly desk: RegisteredResource;
+  /** This key's confirmation states (2026-07-28): the codec its instances share, the answers already used. */
+  private readonly confirmState: KeyConfirm;
   /** Serving revision 2026-07-28: no handshake, client capabilities on each request. */
   private modern = false;
   private readonly watch: ScopeWatch;
@@ -93,8 +99,16 @@ export class InboxServer {
   constructor(private readonly o: InboxServerOptions) {
     this.mcp = new McpServer(
       { name: o.name, version: o.version },
-      { capabilities: { tools: { listChanged: true }, logging: {} }, instructions: SERVER_INSTRUCTIONS, jsonSchemaValidator: ANSWER_VALIDATOR },
+      {
+        capabilities: { tools: { listChanged: true }, logging: {} },
+        instructions: SERVER_INSTRUCTIONS,
+        jsonSchemaValidator: ANSWER_VALIDATOR,
+        // A 2026-07-28 confirmation's state is checked before the call runs: tampered or expired is -32602.
+        requestState: { verify: (state, ctx) => this.confirmState.codec.verify(state, ctx) },
+        cacheHints: cacheHints((o.scopeRefreshSeconds ?? 300) * 1000),
+      },
     );
+    this.confirmState = o.confirmState ?? keyConfirm(processConfirmKey(), o.now);
     this.notices = new Notices(this.mcp, o.log);
     this.writes = o.writes ?? keyWrites(new MemoryRecords(o.now), { ...(o.now ? { now: o.now } : {}), log: o.log });
     this.api = checkedApi(o.api);
@@ -111,6 +125,7 @@ export class InboxServer {
         requestId: ctx.mcpReq.id,
         _meta: ctx.mcpReq._meta,
         sendNotification: (n) => ctx.mcpReq.notify(n),
+        ...(this.modern ? { modern: { caps: clientCapabilities(server, ctx), ctx, confirm: this.confirmState } } : {}),
       }),
     );
     const access = this.access();

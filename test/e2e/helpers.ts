@@ -165,10 +165,15 @@ export interface RelayedMcp {
   close(): Promise<void>;
 }
 
-export async function startRelayedMcp(args: string[], key: string = SANDBOX_KEYS.admin, capabilities: ClientCapabilities = {}): Promise<RelayedMcp> {
+export async function startRelayedMcp(
+  args: string[],
+  key: string = SANDBOX_KEYS.admin,
+  capabilities: ClientCapabilities = {},
+  era: Era = 'legacy',
+): Promise<RelayedMcp> {
   const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
   const proxy = await startRelay(sandbox.baseUrl);
-  const s = await startMcp(args, { REPLY_INBOX_API_KEY: key, REPLY_INBOX_BASE_URL: proxy.url }, capabilities);
+  const s = await startMcp(args, { REPLY_INBOX_API_KEY: key, REPLY_INBOX_BASE_URL: proxy.url }, capabilities, era);
   return {
     sandbox,
     proxy,

@@ -1,9 +1,9 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { Server, CallToolResult } from '@modelcontextprotocol/server';
+import type { Server, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { isWorkspaceSlug } from '../../api/ids.js';
 import { TimeoutError, ValidationError } from '../../client/errors.js';
-import { confirmWrite } from '../confirm/ask.js';
+import { confirmWrite, type ModernRound } from '../confirm/ask.js';
 import type { ConfirmMode } from '../confirm/confirm.js';
 import { ToolError, argumentError, errorResult, typed } from '../errors.js';
 import type { InboxWatch } from '../live/inbox-watch.js';
@@ -40,6 +40,8 @@ export interface CallExtra {
   _meta?: { progressToken?: string | number };
   // biome-ignore lint/suspicious/noExplicitAny: the SDK's notification union is wider than what is sent here
   sendNotification: (n: any) => Promise<void>;
+  /** Set on a 2026-07-28 request: a confirmation is asked as input_required. */
+  modern?: ModernRound;
 }
 
 /** What the call pipeline needs of the server that runs it. */
@@ -84,7 +86,7 @@ interface ParsedCall {
  * duplicate guard, the tool, the response check) and fit the answer to the result budget.
  * A step that refuses answers with the tool error envelope; nothing is sent before it.
  */
-export async function callTool(deps: CallDeps, name: string, rawArgs: unknown, extra: CallExtra): Promise<CallToolResult> {
+export async function callTool(deps: CallDeps, name: string, rawArgs: unknown, extra: CallExtra): Promise<CallToolResult | InputRequiredResult> {
   const tool = findTool(deps, name);
   if (!('name' in tool)) return tool.refused;
   // A refusal of a day or a time says what day it is today.
@@ -244,7 +246,7 @@ async function runTool(
   ctx: ToolContext,
   extra: CallExtra,
   deadlineAt: number,
-): Promise<(ToolOutput & { args: Record<string, unknown> }) | { refused: CallToolResult }> {
+): Promise<(ToolOutput & { args: Record<string, unknown> }) | { refused: CallToolResult | InputRequiredResult }> {
   const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(parsed.args) : null;
   const args = deps.userIds.map(tool.name, tool.userIds, workspace, parsed.args, parsed.notices);
   const refused = await confirmWrite(deps.server, {
@@ -257,8 +259,9 @@ async function runTool(
     requestId: extra.requestId,
     // The person's answer is waited for within the tool call's deadline, leaving time for the write itself.
     answerWithinMs: Math.max(1_000, deadlineAt - WRITE_RESERVE_MS - deps.now()),
+    ...(extra.modern ? { modern: extra.modern } : {}),
   });
-  if (refused) return { refused: errorResult(refused, tool.name) };
+  if (refused) return { refused: refused instanceof ToolError ? errorResult(refused, tool.name) : refused };
   const create = () => (tool.run ? tool.run(ctx, args) : runGeneric(ctx, tool, args));
   const made = await createOnce(deps, tool, workspace, args, parsed.allowDuplicate, create);
   const out = workspace ? withUserIds(deps.userIds, tool, workspace, made) : made;
