@@ -190,10 +190,16 @@ async function main(): Promise<number> {
       await sandbox?.close().catch(() => undefined);
     }
   }
+  return runStdio(parts);
+}
+
+/** Until stdin ends or a signal: serve one MCP connection over stdio, in the era it opens with. */
+async function runStdio(parts: Parts): Promise<number> {
+  const { config, log, store, sandbox } = parts;
   // The server tells its MCP client when a rate bucket throttles: the server serving now.
   let server: InboxServer | undefined;
   const onLimiterEvent = (e: LimiterEvent) => server?.limiterEvent(e);
-  const client = newClient(parts, apiKey!, onLimiterEvent);
+  const client = newClient(parts, parts.apiKey!, onLimiterEvent);
   const shutdown = async () => {
     watches.get(client)?.close();
     await client.close().catch(() => undefined);
