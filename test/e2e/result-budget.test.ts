@@ -41,18 +41,19 @@ describe('Compact views: a 20-item page fits its budget in the text and in struc
     expect((r.structuredContent as { data: unknown[] }).data).toHaveLength(20);
     expect(bytes(textOf(r))).toBeLessThanOrEqual(5_000);
     expect(json(r)).toBeLessThanOrEqual(7_000);
-    expect(textOf(r)).toMatch(/\| # \| id \| flags \| status \| classification \| state \| last_message_at \|/);
+    expect(textOf(r)).toMatch(/\| # \| id \| flags \| status \| state \| last_message_at \| assignee_ids \| classification \|/);
   });
-  for (const [tool, args] of [
-    ['list_meetings', { limit: 20 }],
-    ['list_event_types', { limit: 20 }],
-    ['list_templates', { limit: 20 }],
+  // A meeting's invitee address and domain are fenced in structuredContent as in the text (issue 31, finding 10): 9,000 bytes for them.
+  for (const [tool, args, maxJson] of [
+    ['list_meetings', { limit: 20 }, 9_000],
+    ['list_event_types', { limit: 20 }, 8_000],
+    ['list_templates', { limit: 20 }, 8_000],
   ] as const) {
-    it(`${tool}, a page of up to 20: at most 6,000 bytes of text and 8,000 bytes of JSON`, async () => {
+    it(`${tool}, a page of up to 20: at most 6,000 bytes of text and ${maxJson.toLocaleString('en-US')} bytes of JSON`, async () => {
       const r = await call(s, tool, args);
       expect((r.structuredContent as { data: unknown[] }).data.length).toBeGreaterThan(0);
       expect(bytes(textOf(r))).toBeLessThanOrEqual(6_000);
-      expect(json(r)).toBeLessThanOrEqual(8_000);
+      expect(json(r)).toBeLessThanOrEqual(maxJson);
     });
   }
 });
@@ -167,7 +168,9 @@ describe('A draft a person can send: render_template answers subject and body ea
     expect(sc.values_from_api).toContain('first_name');
     expect(sc.values_from_api).not.toEqual(expect.arrayContaining(Object.keys(overrides)));
     const text = textOf(r);
-    expect(text.split(`<${tag}`).length, 'the text: two blocks').toBe(3);
+    // The draft's blocks: subject, body, and the reply's subject that keeps the lead's thread.
+    expect(text.split(`<${tag} source="draft `).length, 'the text: three draft blocks').toBe(4);
+    expect(text).toContain(`<${tag} source="draft reply subject">`);
     expect(text).toContain(`<${tag} source="draft body">`);
     expect(text).toContain(`values_from_api: ${(sc.values_from_api as string[]).join(', ')}`);
     // The marker on the first line of each form; the instructions say once what fenced text is, a draft's too.

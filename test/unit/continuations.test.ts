@@ -84,6 +84,8 @@ function carries(prev: Args, next: Args, shown: number) {
   for (const [k, v] of Object.entries(prev)) {
     if (k === 'cursor') continue;
     if (k === 'max_items') expect(next[k], 'max_items counts down what is left of the bound').toBe((v as number) - shown);
+    // A conversation read on from an offset asks for all that is left of its limit, whatever the first page's size.
+    else if (k === 'limit' && 'offset' in next) expect(next[k], 'limit counts down what is left').toBe((v as number) - shown);
     else if (k === 'offset') expect(next[k]).toBe((v as number) + shown);
     else expect(next[k], `argument ${k}`).toEqual(v);
   }
