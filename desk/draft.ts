@@ -81,7 +81,7 @@ function checks(s: DraftState, unresolved: string[]): Check[] {
         },
     r.reply
       ? { ok: true, text: `Answers their latest email, in its thread (${unfence(r.reply.subject)}).` }
-      : { ok: false, text: 'Starts a new thread: there is no email of theirs to answer.' },
+      : { ok: false, text: r.reply_unknown ? unfence(r.reply_unknown) : 'Starts a new thread: there is no email of theirs to answer.' },
   ];
   const cls = unfence(l.classification);
   if (AWAY.has(cls)) out.push({ ok: false, text: `Their latest email is classified ${classificationLabel(cls)}: nobody may read this until they are back.` });

@@ -56,7 +56,6 @@ export interface DeskWindow {
     asked: { kind: string; text: string; answer: string }[];
     /** What the app told the model (ui/update-model-context), in order. */
     modelContext: string[];
-    extra(tool: string, byLead: Record<string, Record<string, unknown>>): void;
   };
   /** Set only if hostile text ever ran. */
   pwned?: number;

@@ -28,8 +28,6 @@ interface DeskApi {
   asked: { kind: 'link' | 'file' | 'write'; text: string; answer: 'accept' | 'decline' }[];
   /** Every model-context update the app sent (ui/update-model-context), in order: what the model would read. */
   modelContext: string[];
-  /** Fields laid over a tool's structuredContent for one lead_id, whoever calls it (the page or the app). */
-  extra(tool: string, byLead: Record<string, Record<string, unknown>>): void;
   ready: Promise<void>;
 }
 
@@ -101,15 +99,7 @@ client.setRequestHandler('elicitation/create', async (req) => {
 
 let tools: Tool[] = [];
 const modelContext: string[] = [];
-const extras = new Map<string, Record<string, Record<string, unknown>>>();
 
-/** A tool call as the model's or the app's, with any fields the page was asked to lay over its result. */
-async function callTool(params: { name: string; arguments?: Record<string, unknown> }) {
-  const r = await client.callTool(params);
-  const over = extras.get(params.name)?.[String(params.arguments?.lead_id)];
-  if (!over || r.isError || !r.structuredContent) return r;
-  return { ...r, structuredContent: { ...(r.structuredContent as object), ...over } };
-}
 const html = new Map<string, Promise<string>>();
 let current: { bridge: AppBridge; iframe: HTMLIFrameElement; tool: Tool } | null = null;
 
@@ -140,7 +130,7 @@ async function show(name: string, args: Record<string, unknown>, opts: { cancell
   const uri = tool ? getToolUiResourceUri(tool) : undefined;
   if (!tool || !uri) throw new Error(`${name} has no app`);
   $('host-status').textContent = `Calling ${name}…`;
-  const [result, appText] = await Promise.all([callTool({ name, arguments: args }), appHtml(uri)]);
+  const [result, appText] = await Promise.all([client.callTool({ name, arguments: args }), appHtml(uri)]);
   await teardown();
   const iframe = document.createElement('iframe');
   iframe.title = `Reply desk: ${tool.title ?? name}`;
@@ -162,7 +152,6 @@ async function show(name: string, args: Record<string, unknown>, opts: { cancell
   bridge.onsizechange = ({ height }) => {
     if (height) iframe.style.height = `${Math.ceil(height) + 2}px`;
   };
-  bridge.oncalltool = async (params) => (await callTool(params)) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
   bridge.onupdatemodelcontext = async ({ content }) => {
     modelContext.push((content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n'));
     $('model-context').textContent = modelContext.at(-1) ?? '';
@@ -218,7 +207,6 @@ window.desk = {
   setTheme,
   asked,
   modelContext,
-  extra: (tool, byLead) => void extras.set(tool, { ...extras.get(tool), ...byLead }),
   ready: start(),
 };
 window.desk.ready.catch(fail);
