@@ -17,6 +17,9 @@ const MAX_PENDING = 20;
 /** The same throttling notice is not repeated within this window: one per burst is enough. */
 const REPEAT_MS = 10_000;
 
+/** A request's own log: the SDK sends at most what the request's level lets through. */
+export type RequestLog = (level: LoggingLevel, data: Record<string, unknown>) => Promise<void>;
+
 interface Notice {
   level: LoggingLevel;
   message: string;
@@ -32,6 +35,12 @@ interface Notice {
 export class Notices {
   private pending: Notice[] = [];
   private lastSent = new Map<string, number>();
+  /**
+   * Revision 2026-07-28 has no message the client did not ask for: a notice goes to the requests
+   * being answered now, each at the level its own `_meta` asks for (none when it names none).
+   * Null while serving a 2025 session.
+   */
+  private requests: Set<RequestLog> | null = null;
 
   constructor(
     private readonly mcp: McpServer,
@@ -62,6 +71,22 @@ export class Notices {
     this.pending = [];
   }
 
+  /** Serving revision 2026-07-28: notices go to the requests under way (during), never on their own. */
+  perRequest(): void {
+    this.requests ??= new Set();
+  }
+
+  /** While `run` answers a request, its log hears the notices (2026-07-28 only; a 2025 session hears them anyway). */
+  async during<T>(log: RequestLog, run: () => Promise<T>): Promise<T> {
+    const requests = this.requests;
+    requests?.add(log);
+    try {
+      return await run();
+    } finally {
+      requests?.delete(log);
+    }
+  }
+
   /** The client's limiter told us a bucket is spent or the API answered 429. */
   limiter(e: LimiterEvent): void {
     const n = limiterNotice(e);
@@ -69,6 +94,11 @@ export class Notices {
   }
 
   private deliver(n: Notice): void {
+    const data = { message: n.message, ...n.fields };
+    if (this.requests) {
+      for (const log of this.requests) void log(n.level, data).catch(() => undefined);
+      return;
+    }
     const server = this.mcp.server;
     void server
       .sendLoggingMessage({ level: n.level, logger: 'reply-inbox-mcp', data: { message: n.message, ...n.fields } }, server.transport?.sessionId)

@@ -8,7 +8,7 @@ import type { InboxAccess } from './context/access.js';
 import type { ApiCaller } from './tool/context.js';
 import { errorBody, isUpstreamFailure } from './errors.js';
 import { checkedApi } from './pipeline/response-check.js';
-import { Notices } from './notices.js';
+import { Notices, type RequestLog } from './notices.js';
 import { registerPrompts } from './context/prompts.js';
 import { bindSessionAccess } from './context/session-access.js';
 import { type Hidden, type Selection, selectTools } from './tool/registry.js';
@@ -25,7 +25,7 @@ import type { InboxWatch } from './live/inbox-watch.js';
 import { Subscriptions } from './live/subscriptions.js';
 import { registerDesk } from './app/resource.js';
 import { clientCapabilities, rendersApps, withApp } from './app/negotiate.js';
-import type { RegisteredResource } from '@modelcontextprotocol/server';
+import type { RegisteredResource, ServerContext } from '@modelcontextprotocol/server';
 import { ANSWER_VALIDATOR } from './confirm/answers.js';
 import { type KeyConfirm, keyConfirm, processConfirmKey } from './confirm/state.js';
 import { cacheHints } from './cache-hints.js';
@@ -120,19 +120,22 @@ export class InboxServer {
     });
     const deps = this.callDeps();
     server.setRequestHandler('tools/call', (req, ctx) =>
-      callTool(deps, req.params.name, req.params.arguments, {
-        signal: ctx.mcpReq.signal,
-        requestId: ctx.mcpReq.id,
-        _meta: ctx.mcpReq._meta,
-        sendNotification: (n) => ctx.mcpReq.notify(n),
-        ...(this.modern ? { modern: { caps: clientCapabilities(server, ctx), ctx, confirm: this.confirmState } } : {}),
-      }),
+      this.notices.during(requestLog(ctx), () =>
+        callTool(deps, req.params.name, req.params.arguments, {
+          signal: ctx.mcpReq.signal,
+          requestId: ctx.mcpReq.id,
+          _meta: ctx.mcpReq._meta,
+          sendNotification: (n) => ctx.mcpReq.notify(n),
+          ...(this.modern ? { modern: { caps: clientCapabilities(server, ctx), ctx, confirm: this.confirmState } } : {}),
+        }),
+      ),
     );
     const access = this.access();
     // Resources and prompts are shared by every session: they find this one's access per request.
-    bindSessionAccess(server, access, o.log, (ctx) => {
+    bindSessionAccess(server, access, o.log, (ctx, run) => {
       // A 2026-07-28 client says what it renders on each request, not once at initialize.
       if (this.modern && rendersApps(clientCapabilities(server, ctx))) this.desk.enable();
+      return this.notices.during(requestLog(ctx), run);
     });
     // Declared after the binding: given to McpServer's constructor, it would set the resource handlers unbound.
     if (o.inboxWatch) server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
@@ -166,6 +169,7 @@ export class InboxServer {
   openModern(): void {
     this.modern = true;
     this.notices.drop();
+    this.notices.perRequest();
   }
 
   /** Start re-reading the key's scopes on a timer: for a server that lives as long as its connection. */
@@ -325,4 +329,9 @@ function scopeHidden(hidden: readonly Hidden[]): string[] {
     .filter((h) => h.reason === 'scope')
     .map((h) => h.name)
     .sort();
+}
+
+/** The request's own log notifications (at the level the request asks for, in either era). */
+function requestLog(ctx: ServerContext): RequestLog {
+  return (level, data) => ctx.mcpReq.log(level, data, 'reply-inbox-mcp');
 }

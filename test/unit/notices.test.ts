@@ -107,3 +107,52 @@ describe('Which limiter events a person hears about: a bucket spent, a 429; not 
     expect(limiterNotice({ type: 'limit_changed', bucket: 'read', limit: 100, source: 'me' })).toBeNull();
   });
 });
+
+describe('revision 2026-07-28: a notice goes only to the requests being answered, at the level each asks for', () => {
+  it('while a request is answered its log hears the notice; before and after, nothing is sent on its own', async () => {
+    const r = (open = rig());
+    await r.connect();
+    r.notices.perRequest();
+    const heard: { level: string; data: Record<string, unknown> }[] = [];
+    const log = async (level: string, data: Record<string, unknown>) => void heard.push({ level, data });
+    r.notices.send('error', 'before any request', { event: 'upstream_failure' });
+    await r.notices.during(log, async () => {
+      r.notices.send('error', 'get_lead failed upstream', { event: 'upstream_failure' });
+    });
+    r.notices.send('error', 'after it', { event: 'upstream_failure' });
+    await sleep(50);
+    expect(heard).toEqual([{ level: 'error', data: { message: 'get_lead failed upstream', event: 'upstream_failure' } }]);
+    // Nothing reached the client unrequested: the 2025 channel stays quiet.
+    expect(r.received).toEqual([]);
+    // Every notice still reaches the log on stderr.
+    expect(r.logged()).toContain('before any request');
+    expect(r.logged()).toContain('after it');
+  });
+
+  it('two requests under way each hear it; a 2025 session (perRequest never called) is sent it as before', async () => {
+    const r = (open = rig());
+    await r.connect();
+    const a: string[] = [];
+    const b: string[] = [];
+    await r.notices.during(
+      async () => void a.push('x'),
+      async () => r.notices.send('warning', 'legacy notice'),
+    );
+    await sleep(50);
+    expect(a).toEqual([]);
+    expect(r.received.map((m) => m.data?.message)).toEqual(['legacy notice']);
+    r.notices.perRequest();
+    await Promise.all([
+      r.notices.during(
+        async () => void a.push('x'),
+        async () => sleep(20),
+      ),
+      r.notices.during(
+        async () => void b.push('x'),
+        async () => r.notices.send('warning', 'both hear'),
+      ),
+    ]);
+    expect(a).toEqual(['x']);
+    expect(b).toEqual(['x']);
+  });
+});

@@ -26,14 +26,18 @@ type SetHandler = Server['setRequestHandler'];
 type Handler = (request: { method: string }, ctx: ServerContext) => unknown;
 
 /** Every request handler set on this server from now on answers with this session's access. */
-export function bindSessionAccess(server: Server, access: InboxAccess, log: Logger, before?: (ctx: ServerContext) => void): void {
+export function bindSessionAccess(
+  server: Server,
+  access: InboxAccess,
+  log: Logger,
+  around: (ctx: ServerContext, run: () => Promise<unknown>) => Promise<unknown> = (_ctx, run) => run(),
+): void {
   const set = server.setRequestHandler.bind(server) as (method: string, handler: Handler) => void;
   const answering: Answering = { access, log };
   const bound = (method: string, handler: Handler) =>
     set(method, (request, ctx) => {
       ANSWERING.set(ctx, answering);
-      before?.(ctx);
-      return handler(request.method === 'completion/complete' ? withContext(request as CompleteRequest, answering) : request, ctx);
+      return around(ctx, async () => handler(request.method === 'completion/complete' ? withContext(request as CompleteRequest, answering) : request, ctx));
     });
   server.setRequestHandler = bound as unknown as SetHandler;
 }
