@@ -55,16 +55,61 @@ export async function startRelay(target: string): Promise<Relay> {
       res.end(canned.body);
       return;
     }
-    const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
-      entry.status = up.statusCode ?? null;
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    out.on('error', () => res.destroy());
-    req.pipe(out);
+    forward(req, res, upstream, entry);
   });
   const listening = await listenLoopback(server);
   relay.url = listening.url;
   relay.close = listening.close;
   return relay;
+}
+
+/** Pass one request on to `upstream` (same path and headers) and stream the answer back as it comes, SSE included. */
+function forward(req: IncomingMessage, res: ServerResponse, upstream: URL, entry: { status: number | null }): void {
+  const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+    entry.status = up.statusCode ?? null;
+    res.writeHead(up.statusCode ?? 502, up.headers);
+    up.pipe(res);
+  });
+  out.on('error', () => res.destroy());
+  // The client went away (a listen stream closed): the request upstream ends with it.
+  res.once('close', () => {
+    if (!res.writableFinished) out.destroy();
+  });
+  req.pipe(out);
+}
+
+export interface Passed extends Seen {
+  /** Which target answered it (its index in the list the balancer was given). */
+  target: number;
+  /** The request's Mcp-Method and Mcp-Name headers, as a 2026-07-28 client sends them. */
+  mcpMethod?: string;
+  mcpName?: string;
+}
+
+export interface RoundRobin {
+  url: string;
+  /** Every request, in the order it arrived, with the target it was sent to. */
+  readonly passed: Passed[];
+  close(): Promise<void>;
+}
+
+/**
+ * A load balancer with no affinity: each request that arrives goes to the next target in
+ * turn, whatever its headers or connection, and both bodies stream through as they come.
+ */
+export async function startRoundRobin(targets: string[]): Promise<RoundRobin> {
+  const upstreams = targets.map((t) => new URL(t));
+  const passed: Passed[] = [];
+  let next = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const target = next++ % upstreams.length;
+    const entry: Passed = { method: req.method ?? '', url: req.url ?? '', status: null, target };
+    const { 'mcp-method': mcpMethod, 'mcp-name': mcpName } = req.headers;
+    if (typeof mcpMethod === 'string') entry.mcpMethod = mcpMethod;
+    if (typeof mcpName === 'string') entry.mcpName = mcpName;
+    passed.push(entry);
+    forward(req, res, upstreams[target]!, entry);
+  });
+  const listening = await listenLoopback(server);
+  return { url: listening.url, passed, close: listening.close };
 }
