@@ -79,10 +79,15 @@ function nextCall(prev: Args, r: { text: string; sc: Row }): Args | undefined {
   return undefined;
 }
 
-/** Each argument of the call continued is carried on: the same value, or moved past what was shown. */
-function carries(prev: Args, next: Args, shown: number) {
+/**
+ * Each argument of the call continued is carried on: the same value, or moved past what was shown.
+ * A conversation read on by offset asks for every message left of those the API returned, whatever its limit was.
+ */
+function carries(prev: Args, next: Args, shown: number, sc: Row) {
+  const returned = (sc.counts as { returned_by_api?: number } | undefined)?.returned_by_api;
+  const byOffset = 'offset' in next && returned !== undefined;
   for (const [k, v] of Object.entries(prev)) {
-    if (k === 'cursor') continue;
+    if (k === 'cursor' || (k === 'limit' && byOffset)) continue;
     if (k === 'max_items') expect(next[k], 'max_items counts down what is left of the bound').toBe((v as number) - shown);
     // A conversation read on from an offset asks for all that is left of its limit, whatever the first page's size.
     else if (k === 'limit' && 'offset' in next) expect(next[k], 'limit counts down what is left').toBe((v as number) - shown);
@@ -90,6 +95,7 @@ function carries(prev: Args, next: Args, shown: number) {
     else expect(next[k], `argument ${k}`).toEqual(v);
   }
   if (!('offset' in prev) && 'offset' in next) expect(next.offset).toBe(shown);
+  if (byOffset) expect(next.limit, 'limit: every message left').toBe(returned - (next.offset as number));
 }
 
 /** The true counts an answer states: what was shown, and a cut's "X of Y left out". */
@@ -128,7 +134,7 @@ async function followAll(on: Started, name: string, first: Args) {
     const next = nextCall(args, { text, sc });
     if (next) {
       expect(got.length, `${name}: a continuation after an answer that showed nothing`).toBeGreaterThan(0);
-      carries(args, next, got.length);
+      carries(args, next, got.length, sc);
     }
     args = next;
   }
