@@ -33,6 +33,18 @@ describe('JSON-RPC 2.0: a message that cannot be handled gets the error the spec
     expect('message' in vetLine(`{"jsonrpc":"2.0","id":6,"method":"ping","params":{"s":"${'['.repeat(500)}\\"${'{'.repeat(500)}"}}`)).toBe(true);
     expect('message' in vetLine(`{"jsonrpc":"2.0","id":7,"method":"ping","params":{"a":${nested(90)}}}`)).toBe(true);
   });
+  it('initialize, ping and logging/setLevel with a 2026-07-28 envelope are not checked as 2025 requests (the revision removed them: the SDK answers -32601)', () => {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' };
+    for (const method of ['initialize', 'logging/setLevel', 'ping']) {
+      expect('message' in vetMessage({ jsonrpc: '2.0', id: 1, method, params: { _meta: meta } })).toBe(true);
+    }
+    // Without the envelope they are 2025 requests, checked as before.
+    expect(replyOf(vetMessage({ jsonrpc: '2.0', id: 2, method: 'initialize', params: {} }))).toMatchObject({ id: 2, error: { code: -32602 } });
+    expect(replyOf(vetMessage({ jsonrpc: '2.0', id: 3, method: 'logging/setLevel', params: { level: 'loud' } }))).toMatchObject({
+      id: 3,
+      error: { code: -32602 },
+    });
+  });
   it('a malformed notification is dropped, never answered', () => {
     expect(vetMessage({ jsonrpc: '1.0', method: 'notifications/initialized' })).toEqual({ reply: null });
     expect(vetMessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params: 'x' })).toEqual({ reply: null });

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '@modelcontextprotocol/server';
+import { type JSONRPCMessage, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import {
   CallToolRequestSchema,
   CompleteRequestSchema,
@@ -37,6 +37,18 @@ const KNOWN_REQUESTS: Record<string, { safeParse(v: unknown): { success: boolean
   'completion/complete': CompleteRequestSchema,
   'logging/setLevel': SetLevelRequestSchema,
 };
+
+/**
+ * Requests revision 2026-07-28 removed: sent with a 2026-07-28 `_meta` envelope they are no
+ * method at all, so their 2025 params are not checked here and the SDK answers -32601 (over
+ * HTTP with 404), as the revision asks.
+ */
+const REMOVED_IN_2026 = new Set(['initialize', 'ping', 'logging/setLevel']);
+
+function claims2026(params: unknown): boolean {
+  const meta = (params as { _meta?: unknown } | undefined)?._meta;
+  return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+}
 
 const isId = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
@@ -89,7 +101,8 @@ export function vetMessage(value: unknown): Vetted {
     }
     const proto = protoRefusal(m, id, isRequest);
     if (proto) return proto;
-    const schema = isRequest ? KNOWN_REQUESTS[m.method] : undefined;
+    const removed = REMOVED_IN_2026.has(m.method) && claims2026(m.params);
+    const schema = isRequest && !removed ? KNOWN_REQUESTS[m.method] : undefined;
     if (schema) {
       const r = schema.safeParse(m);
       if (!r.success) {

@@ -1,12 +1,12 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
+  classifyInboundRequest,
   createMcpHandler,
   InMemoryServerEventBus,
   type JSONRPCMessage,
   type McpRequestContext,
-  PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { KeyListens } from '../../live/key-listens.js';
@@ -18,12 +18,26 @@ import { send } from './replies.js';
 import type { HttpState, ModernKey, Served } from './state.js';
 
 /**
- * Whether a message speaks revision 2026-07-28: its `_meta` names a protocol version (the
- * SDK's own rule, isLegacyRequest, read on the body we parsed already).
+ * Whether a POST goes to the 2026-07-28 handler: the SDK's own classification (what
+ * isLegacyRequest decides), read on the body we parsed already and the request's
+ * MCP-Protocol-Version, Mcp-Method and Mcp-Name headers. Besides a request whose `_meta` names
+ * a protocol version, a request that claims 2026-07-28 by its header alone goes there, and so
+ * does one whose header and body disagree: the SDK's handler answers those with their own
+ * errors (-32602 and the request's id), not with the 2025 path's "no session".
  */
-export function isModern(message: JSONRPCMessage): boolean {
-  const meta = (message as { params?: { _meta?: unknown } }).params?._meta;
-  return typeof meta === 'object' && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+export function isModern(message: JSONRPCMessage, headers: IncomingHttpHeaders): boolean {
+  const header = (name: string) => {
+    const v = headers[name];
+    return Array.isArray(v) ? v.join(', ') : v;
+  };
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: header('mcp-protocol-version'),
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
+    body: message,
+  });
+  return route.kind !== 'legacy';
 }
 
 /** Who answers this request: the server built for it, handed to the SDK's factory with the request. */

@@ -107,7 +107,7 @@ async function handleMcp<C extends ClosableClient>(s: HttpState<C>, req: Incomin
   }
   const vetted = vetLine(body.text);
   if (!('message' in vetted)) return guardReply(res, vetted.reply);
-  if (!session && isModern(vetted.message)) {
+  if (!session && isModern(vetted.message, req.headers)) {
     if ((vetted.message as { method?: string }).method === 'subscriptions/listen') UNCOUNT.get(req)?.();
     return serveModern(s, { req, res, cred, body: vetted.message, address });
   }
