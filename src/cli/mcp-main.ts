@@ -50,8 +50,9 @@ function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) =
     sharedLimits: p.store,
     me: me as CallResult<Me> | undefined,
   });
-  writesOf.set(client, p.writes.forKey(apiKey));
-  confirmOf.set(client, keyConfirm(confirmKeyOf(apiKey)));
+  const writes = p.writes.forKey(apiKey);
+  writesOf.set(client, writes);
+  confirmOf.set(client, keyConfirm(confirmKeyOf(apiKey), writes.records));
   return client;
 }
 

@@ -108,9 +108,9 @@ export class InboxServer {
         cacheHints: cacheHints((o.scopeRefreshSeconds ?? 300) * 1000),
       },
     );
-    this.confirmState = o.confirmState ?? keyConfirm(processConfirmKey(), o.now);
     this.notices = new Notices(this.mcp, o.log);
     this.writes = o.writes ?? keyWrites(new MemoryRecords(o.now), { ...(o.now ? { now: o.now } : {}), log: o.log });
+    this.confirmState = o.confirmState ?? keyConfirm(processConfirmKey(), this.writes.records);
     this.api = checkedApi(o.api);
     const server = this.mcp.server;
     // A client that renders MCP Apps sees which tools have one; any other sees the list as it was.

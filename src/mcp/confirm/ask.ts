@@ -79,7 +79,7 @@ async function confirmModern(
     if (state.tool !== o.tool.name || state.args !== argsDigest(o.args)) return declined(o.tool.name, 'failed', 'the answer was for another call');
     const answer = inputResponse(r.ctx.mcpReq.inputResponses, 'confirm');
     if (answer.kind !== 'elicit') return declined(o.tool.name, 'failed', 'no answer came with the call');
-    if (!r.confirm.used.take(state.once)) return declined(o.tool.name, 'failed', 'this answer was given to an earlier call');
+    if (!(await r.confirm.used.take(state.once))) return declined(o.tool.name, 'failed', 'this answer was given to an earlier call');
     return answer.action === 'accept' ? null : declined(o.tool.name, answer.action);
   }
   const message = await questionFor(o.api, o.tool, o.args, o.workspace, o.signal);

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
+import type { KeyRecords } from '../writes/records.js';
 
 /**
  * What a 2026-07-28 confirmation carries between its two rounds (the `requestState` the client
@@ -52,28 +53,26 @@ export function argsDigest(args: Record<string, unknown>): string {
 
 export const newOnce = (): string => randomUUID();
 
-/** One-time marks already answered, kept as long as their state could still verify. */
+/**
+ * One-time marks already answered, kept as long as their state could still verify, in the
+ * key's write records: in Redis with --redis, so an answer replayed to another instance of
+ * the key is refused there too.
+ */
 export class UsedMarks {
-  private readonly used = new Map<string, number>();
-
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly records: KeyRecords) {}
 
   /** True the first time a mark is taken; false for a replay. */
-  take(once: string): boolean {
-    const t = this.now();
-    for (const [k, until] of this.used) if (until <= t) this.used.delete(k);
-    if (this.used.has(once)) return false;
-    this.used.set(once, t + CONFIRM_STATE_TTL_S * 1000);
-    return true;
+  async take(once: string): Promise<boolean> {
+    return (await this.records.claim(`confirm:${once}`, '1', CONFIRM_STATE_TTL_S * 1000)) === null;
   }
 }
 
-/** One key's confirmations: the codec every instance of the key shares, and the marks this process has seen answered. */
+/** One key's confirmations: the codec every instance of the key shares, and the marks answered on any of them. */
 export interface KeyConfirm {
   codec: RequestStateCodec<ConfirmState>;
   used: UsedMarks;
 }
 
-export function keyConfirm(key: Uint8Array, now?: () => number): KeyConfirm {
-  return { codec: confirmCodec(key), used: new UsedMarks(now) };
+export function keyConfirm(key: Uint8Array, records: KeyRecords): KeyConfirm {
+  return { codec: confirmCodec(key), used: new UsedMarks(records) };
 }

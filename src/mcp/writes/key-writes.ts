@@ -14,6 +14,8 @@ import { RedisRecords } from './redis-records.js';
 export interface KeyWrites {
   creates: RecentCreates;
   deleted: Deleted;
+  /** The records themselves, for the key's other one-time marks (a confirmation's answer). */
+  records: KeyRecords;
 }
 
 /** What the registry needs of the shared limiter's store (RedisLimitStore) to keep records beside it. */
@@ -34,7 +36,7 @@ export interface KeyWritesOptions {
 /** The write records of one key, over the records given (in memory when none). */
 export function keyWrites(records: KeyRecords, o: KeyWritesOptions = {}): KeyWrites {
   const opts = { ...(o.now ? { now: o.now } : {}), ...(o.log ? { log: o.log } : {}) };
-  return { creates: new RecentCreates(records, opts), deleted: new Deleted(records, opts) };
+  return { creates: new RecentCreates(records, opts), deleted: new Deleted(records, opts), records };
 }
 
 /**
