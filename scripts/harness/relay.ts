@@ -84,12 +84,17 @@ export interface Passed extends Seen {
   /** The request's Mcp-Method and Mcp-Name headers, as a 2026-07-28 client sends them. */
   mcpMethod?: string;
   mcpName?: string;
+  /** The request as it came, to send again (a replay). */
+  headers: Record<string, string>;
+  body: string;
 }
 
 export interface RoundRobin {
   url: string;
   /** Every request, in the order it arrived, with the target it was sent to. */
   readonly passed: Passed[];
+  /** Send nothing more to this target, as a balancer does once its health check fails. */
+  drop(target: number): void;
   close(): Promise<void>;
 }
 
@@ -100,10 +105,13 @@ export interface RoundRobin {
 export async function startRoundRobin(targets: string[]): Promise<RoundRobin> {
   const upstreams = targets.map((t) => new URL(t));
   const passed: Passed[] = [];
+  const live = upstreams.map((_, i) => i);
   let next = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const target = next++ % upstreams.length;
-    const entry: Passed = { method: req.method ?? '', url: req.url ?? '', status: null, target };
+    const target = live[next++ % live.length]!;
+    const headers = Object.fromEntries(Object.entries(req.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const entry: Passed = { method: req.method ?? '', url: req.url ?? '', status: null, target, headers, body: '' };
+    req.on('data', (c: Buffer) => (entry.body += c.toString('utf8')));
     const { 'mcp-method': mcpMethod, 'mcp-name': mcpName } = req.headers;
     if (typeof mcpMethod === 'string') entry.mcpMethod = mcpMethod;
     if (typeof mcpName === 'string') entry.mcpName = mcpName;
@@ -111,5 +119,8 @@ export async function startRoundRobin(targets: string[]): Promise<RoundRobin> {
     forward(req, res, upstreams[target]!, entry);
   });
   const listening = await listenLoopback(server);
-  return { url: listening.url, passed, close: listening.close };
+  const drop = (target: number) => {
+    if (live.length > 1 && live.includes(target)) live.splice(live.indexOf(target), 1);
+  };
+  return { url: listening.url, passed, drop, close: listening.close };
 }

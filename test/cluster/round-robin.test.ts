@@ -1,7 +1,7 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { type HttpBinary, connectHttp, startHttpBinary } from '../../scripts/harness/http.js';
+import { type HttpBinary, connectHttp, raw, startHttpBinary } from '../../scripts/harness/http.js';
 import { type TestRedis, startRedis } from '../../scripts/harness/redis.js';
 import { type Passed, type Relay, type RoundRobin, startRelay, startRoundRobin } from '../../scripts/harness/relay.js';
 import { sandbox } from '../client/helpers.js';
@@ -100,6 +100,14 @@ describe('two instances with --redis behind a round-robin balancer with no affin
     expect(rounds[0]!.target).not.toBe(rounds[1]!.target);
     expect(writesSince(fromApi)).toEqual([`POST /v1/workspaces/acme/leads/${lead}/status`]);
     expect(sb.store.leads.get(lead)!.status).toBe('unsubscribed');
+
+    // The answering round sent again, as it was, to the instance that did not take it: refused, nothing written.
+    const answered = rounds[1]!;
+    const other = instances[1 - answered.target]!;
+    const again = await raw(other.url, { headers: answered.headers, body: answered.body });
+    expect(again.status).toBe(200);
+    expect(again.body).toContain('this answer was given to an earlier call');
+    expect(writesSince(fromApi)).toEqual([`POST /v1/workspaces/acme/leads/${lead}/status`]);
   });
 
   it('a listen stream opened through the balancer hears a seeded lead reply', async () => {
@@ -117,5 +125,24 @@ describe('two instances with --redis behind a round-robin balancer with no affin
     }
     expect(heard).toContain('inbox://acme/leads');
     await listening.close();
+    expect(await listening.closed).toBe('local');
+  });
+
+  it('a listen stream ends with its empty result when its instance drains, and listening again is served by the other', async () => {
+    const from = lb.passed.length;
+    const listening = await client.listen({ resourceSubscriptions: ['inbox://acme/leads'] });
+    const [opened] = lb.passed.slice(from).filter((p) => p.mcpMethod === 'subscriptions/listen');
+    const draining = instances[opened!.target]!;
+    const exited = draining.stop();
+    expect(await listening.closed).toBe('graceful');
+    expect(await exited).toBe(0);
+    // The balancer's health check takes the stopped instance out; the client listens again.
+    lb.drop(opened!.target);
+    const again = await client.listen({ resourceSubscriptions: ['inbox://acme/leads'] });
+    const reopened = lb.passed.slice(from).filter((p) => p.mcpMethod === 'subscriptions/listen');
+    expect(reopened).toHaveLength(2);
+    expect(reopened[1]!.target).toBe(1 - opened!.target);
+    expect(again.honoredFilter.resourceSubscriptions).toEqual(['inbox://acme/leads']);
+    await again.close();
   });
 });
