@@ -1,12 +1,15 @@
 // The floor the hosted figures (npm run bench -- --only http-scale) are compared with: the
-// smallest stateful Streamable HTTP server on the same SDK, one McpServer per session, one
-// tool. The tool does what ours must at the least: send the API request with the caller's
-// key (the Authorization header) and return the JSON as text. No auth check, no limits, no
-// views. Plain JavaScript, so it pays no transpiler. Prints {"url":…} on stdout when ready.
+// smallest Streamable HTTP server on the same SDK (v2) that serves both protocol eras as ours
+// does. A 2025 client gets a stateful session (one McpServer per session); a 2026-07-28 request
+// (its _meta names a protocol version) goes to the SDK's createMcpHandler, which builds one
+// McpServer per request from the same factory. One tool, doing what ours must at the least:
+// send the API request with the caller's key (the Authorization header) and return the JSON as
+// text. No auth check, no limits, no views. Plain JavaScript, so it pays no transpiler. Prints
+// {"url":…} on stdout when ready.
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { McpServer } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 const base = process.env.REPLY_INBOX_BASE_URL;
@@ -15,12 +18,15 @@ const transports = new Map();
 function newServer() {
   const server = new McpServer({ name: 'floor-http', version: '1.0.0' });
   server.registerTool('get_lead', { description: 'One lead.', inputSchema: z.object({ lead_id: z.string() }) }, async ({ lead_id }, ctx) => {
-    const authorization = ctx.http?.req?.headers.authorization;
+    const authorization = ctx.http?.req?.headers.get('authorization') ?? '';
     const r = await fetch(`${base}/v1/workspaces/acme/leads/${lead_id}`, { headers: { authorization } });
-    return { content: [{ type: 'text', text: JSON.stringify(await r.json()) }] };
+    const json = await r.json();
+    return { content: [{ type: 'text', text: JSON.stringify(json) }], isError: !r.ok };
   });
   return server;
 }
+
+const modern = toNodeHandler(createMcpHandler(newServer, { legacy: 'reject' }));
 
 async function readJson(req) {
   const chunks = [];
@@ -29,8 +35,13 @@ async function readJson(req) {
 }
 
 const http = createServer(async (req, res) => {
-  const id = req.headers['mcp-session-id'];
   const body = req.method === 'POST' ? await readJson(req) : undefined;
+  const meta = body?.params?._meta;
+  if (meta && typeof meta === 'object' && PROTOCOL_VERSION_META_KEY in meta) {
+    await modern(req, res, body);
+    return;
+  }
+  const id = req.headers['mcp-session-id'];
   let transport = typeof id === 'string' ? transports.get(id) : undefined;
   if (!transport && req.method === 'POST' && body?.method === 'initialize') {
     transport = new NodeStreamableHTTPServerTransport({

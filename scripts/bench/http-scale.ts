@@ -46,13 +46,30 @@ async function startServer(name: string, args: string[], env: Record<string, str
 // on a loaded machine a later timer would send on a connection the server already closed.
 const dispatcher = new Agent({ connections: CLIENTS * 2, keepAliveMaxTimeout: 1_000 });
 
+/** The era of a call: a 2025 session's, or a 2026-07-28 request that carries its own envelope. */
+type Era = 'legacy' | 'modern';
+const ERAS: readonly Era[] = ['legacy', 'modern'];
+const MODERN = '2026-07-28';
+
+/** A tools/call as a 2026-07-28 client sends it: the envelope in _meta and the headers the spec asks for, no session. */
+function modernCall(id: number, leadId: string) {
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_lead', arguments: { lead_id: leadId }, _meta } };
+}
+
 /** One JSON-RPC POST; the session id it was given and the body (JSON or an SSE stream of one message). */
 async function post(url: string, key: string, message: object, session?: string) {
+  const m = message as { method?: string; params?: { name?: string; _meta?: object } };
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
     authorization: `Bearer ${key}`,
     ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' } : {}),
+    ...(m.params?._meta ? { 'mcp-protocol-version': MODERN, 'mcp-method': m.method!, ...(m.params.name ? { 'mcp-name': m.params.name } : {}) } : {}),
   };
   const r = await request(url, { method: 'POST', headers, body: JSON.stringify(message), dispatcher });
   const text = await r.body.text();
@@ -103,8 +120,8 @@ async function memory(s: Server, keys: string[]) {
   return { before, at100, at1000, sessions: [...first, ...rest] };
 }
 
-/** CLIENTS sessions calling one tool as fast as answered for `seconds`: latencies and failures. */
-async function callFor(s: Server, keys: string[], sessions: string[], leadId: string, seconds: number) {
+/** CLIENTS sessions (or, in 2026-07-28, clients on as many keys) calling one tool as fast as answered for `seconds`: latencies and failures. */
+async function callFor(s: Server, keys: string[], sessions: string[], leadId: string, seconds: number, era: Era) {
   const latencies: number[] = [];
   let failed = 0;
   const until = performance.now() + seconds * 1000;
@@ -113,12 +130,15 @@ async function callFor(s: Server, keys: string[], sessions: string[], leadId: st
     Array.from({ length: CLIENTS }, async (_, c) => {
       while (performance.now() < until) {
         const t = performance.now();
-        const r = await post(
-          s.url,
-          keys[c]!,
-          { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'get_lead', arguments: { lead_id: leadId } } },
-          sessions[c],
-        );
+        const r =
+          era === 'modern'
+            ? await post(s.url, keys[c]!, modernCall(id++, leadId))
+            : await post(
+                s.url,
+                keys[c]!,
+                { jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'get_lead', arguments: { lead_id: leadId } } },
+                sessions[c],
+              );
         latencies.push(performance.now() - t);
         if (r.status !== 200 || r.text.includes('"isError":true') || r.text.includes('"error":{')) failed++;
       }
@@ -131,10 +151,10 @@ async function callFor(s: Server, keys: string[], sessions: string[], leadId: st
  * The calls of one server: WARM_SECONDS of them first, while V8 compiles the call path (their p99
  * is kept apart: a cold instance's first seconds), then CALL_SECONDS measured, CPU included.
  */
-async function calls(s: Server, keys: string[], sessions: string[], leadId: string) {
-  const warm = await callFor(s, keys, sessions, leadId, WARM_SECONDS);
+async function calls(s: Server, keys: string[], sessions: string[], leadId: string, era: Era) {
+  const warm = await callFor(s, keys, sessions, leadId, WARM_SECONDS, era);
   const cpuBefore = await cpuMs(s.child.pid);
-  const { latencies, failed } = await callFor(s, keys, sessions, leadId, CALL_SECONDS);
+  const { latencies, failed } = await callFor(s, keys, sessions, leadId, CALL_SECONDS, era);
   const cpu = (await cpuMs(s.child.pid)) ?? Number.NaN;
   return {
     latencies,
@@ -144,10 +164,8 @@ async function calls(s: Server, keys: string[], sessions: string[], leadId: stri
   };
 }
 
-/** One server's figures in one round. */
-interface Measured {
-  mem: { before: number; at100: number; at1000: number };
-  perSessionKiB: number;
+/** One server's calls in one era and round. */
+interface CallFigures {
   rate: number;
   p50: number;
   p99: number;
@@ -157,6 +175,13 @@ interface Measured {
   cpuPerCall: number;
   calls: number;
   failed: number;
+}
+
+/** One server's figures in one round: its 2025 sessions' memory, and its calls in each era. */
+interface Measured {
+  mem: { before: number; at100: number; at1000: number };
+  perSessionKiB: number;
+  era: Record<Era, CallFigures>;
 }
 
 /** One round: both servers started fresh, measured one after the other (the order alternating by round). */
@@ -207,14 +232,12 @@ async function measureRound(baseUrl: string, keys: string[], leadId: string, flo
   try {
     const mem = new Map<Server, Awaited<ReturnType<typeof memory>>>();
     for (const s of order) mem.set(s, await memory(s, keys));
-    const res = new Map<Server, Awaited<ReturnType<typeof calls>>>();
-    for (const s of order) res.set(s, await calls(s, keys, mem.get(s)!.sessions, leadId));
-    const measured = (s: Server): Measured => {
-      const m = mem.get(s)!;
-      const { latencies, failed, cpuPerCall, warmP99 } = res.get(s)!;
+    // The 2025 sessions' calls, then 2026-07-28 requests on the same keys, each server in turn.
+    const res = new Map<string, Awaited<ReturnType<typeof calls>>>();
+    for (const era of ERAS) for (const s of order) res.set(`${s.name} ${era}`, await calls(s, keys, mem.get(s)!.sessions, leadId, era));
+    const figures = (s: Server, era: Era): CallFigures => {
+      const { latencies, failed, cpuPerCall, warmP99 } = res.get(`${s.name} ${era}`)!;
       return {
-        mem: m,
-        perSessionKiB: ((m.at1000 - m.at100) * 1024) / (SESSIONS - KEYS),
         rate: latencies.length / CALL_SECONDS,
         p50: median(latencies),
         p99: percentile(latencies, 99),
@@ -224,34 +247,47 @@ async function measureRound(baseUrl: string, keys: string[], leadId: string, flo
         failed,
       };
     };
+    const measured = (s: Server): Measured => {
+      const m = mem.get(s)!;
+      return {
+        mem: m,
+        perSessionKiB: ((m.at1000 - m.at100) * 1024) / (SESSIONS - KEYS),
+        era: { legacy: figures(s, 'legacy'), modern: figures(s, 'modern') },
+      };
+    };
     return { ours: measured(ours), floor: measured(floor), load: loadavg() };
   } finally {
     for (const s of [ours, floor]) s.child.kill('SIGKILL');
   }
 }
 
-const ratios = (r: Round) => ({
-  memory: r.ours.perSessionKiB / r.floor.perSessionKiB,
-  rate: r.ours.rate / r.floor.rate,
-  p50Added: r.ours.p50 - r.floor.p50,
-  p99Added: r.ours.p99 - r.floor.p99,
-  cpu: r.ours.cpuPerCall / r.floor.cpuPerCall,
-});
+const ratios = (r: Round) => {
+  const of = (era: Era) => {
+    const [o, f] = [r.ours.era[era], r.floor.era[era]];
+    return { rate: o.rate / f.rate, p50Added: o.p50 - f.p50, p99Added: o.p99 - f.p99, cpu: o.cpuPerCall / f.cpuPerCall };
+  };
+  return { memory: r.ours.perSessionKiB / r.floor.perSessionKiB, legacy: of('legacy'), modern: of('modern') };
+};
+type Ratios = ReturnType<typeof ratios>;
+const ERA_NAME: Record<Era, string> = { legacy: '2025 sessions', modern: '2026-07-28 per request' };
 
 function report(rounds: Round[], loadBefore: number[]): Section[] {
   const each = rounds.map(ratios);
-  const mid = (f: (x: ReturnType<typeof ratios>) => number) => median(each.map(f));
+  const mid = (f: (x: Ratios) => number) => median(each.map(f));
   const loads = rounds.map((r) => r.load[0]!);
   const loadAfter = loadavg();
   const load = `load average ${loadBefore[0]!.toFixed(1)} before, ${loads.map((l) => l.toFixed(1)).join(', ')} after each round (1-minute; ${loadAfter[1]!.toFixed(1)} over 5 minutes at the end)`;
   const quiet = Math.max(loadBefore[0]!, ...loads) < 2;
-  const targets = [
-    ['per idle session, ours ÷ floor (target ≤ 1.5)', mid((x) => x.memory), (v: number) => v <= 1.5, (x: ReturnType<typeof ratios>) => x.memory],
-    ['tool calls a second, ours ÷ floor (target ≥ 0.7)', mid((x) => x.rate), (v: number) => v >= 0.7, (x: ReturnType<typeof ratios>) => x.rate],
-    ['p99 added, ours − floor in ms (target ≤ 20)', mid((x) => x.p99Added), (v: number) => v <= 20, (x: ReturnType<typeof ratios>) => x.p99Added],
-    ['p50 added, ours − floor in ms (no target)', mid((x) => x.p50Added), null, (x: ReturnType<typeof ratios>) => x.p50Added],
-    ['server CPU per call, ours ÷ floor (no target; holds at any load)', mid((x) => x.cpu), null, (x: ReturnType<typeof ratios>) => x.cpu],
-  ] as const;
+  type Target = readonly [string, (x: Ratios) => number, ((v: number) => boolean) | null];
+  const targets: Target[] = [
+    ['2025: per idle session, ours ÷ floor (target ≤ 1.5)', (x) => x.memory, (v) => v <= 1.5],
+    ...ERAS.flatMap((era): Target[] => [
+      [`${ERA_NAME[era]}: tool calls a second, ours ÷ floor (target ≥ 0.7)`, (x) => x[era].rate, (v) => v >= 0.7],
+      [`${ERA_NAME[era]}: p99 added, ours − floor in ms (target ≤ 20)`, (x) => x[era].p99Added, (v) => v <= 20],
+      [`${ERA_NAME[era]}: p50 added, ours − floor in ms (no target)`, (x) => x[era].p50Added, null],
+      [`${ERA_NAME[era]}: server CPU per call, ours ÷ floor (no target; holds at any load)`, (x) => x[era].cpu, null],
+    ]),
+  ];
   const warnings = [
     `Measured at ${load} on this machine; the bench client, the sandbox and both servers share its cores, so a loaded machine slows both servers and the ratios are what compare.`,
     ...(quiet
@@ -259,41 +295,40 @@ function report(rounds: Round[], loadBefore: number[]): Section[] {
       : [
           'The machine was loaded (1-minute load average 2 or more on 2 cores): the latencies are mostly its queue, and the added latency says little; the memory figures and the CPU per call hold at any load.',
         ]),
-    ...targets.filter(([, v, met]) => met !== null && !met(v)).map(([what, v]) => `Target missed: ${what} = ${round(v)} (median of ${rounds.length} rounds).`),
+    ...targets
+      .filter(([, f, met]) => met !== null && !met(mid(f)))
+      .map(([what, f]) => `Target missed: ${what} = ${round(mid(f))} (median of ${rounds.length} rounds).`),
   ];
-  const rows = rounds.flatMap((r, i) =>
-    (
-      [
-        ['reply-inbox-mcp', r.ours],
-        ['floor (SDK only)', r.floor],
-      ] as const
-    ).map(([name, x]) => [
-      i + 1,
-      name,
-      round(x.mem.before, 1),
-      round(x.mem.at100, 1),
-      round(x.mem.at1000, 1),
-      round(x.perSessionKiB, 1),
-      round(x.rate, 0),
-      round(x.p50),
-      round(x.p99),
-      round(x.warmP99),
-      round(x.cpuPerCall, 2),
-      x.calls,
-      x.failed,
-    ]),
+  const servers = (r: Round) =>
+    [
+      ['reply-inbox-mcp', r.ours],
+      ['floor (SDK only)', r.floor],
+    ] as const;
+  const memoryRows = rounds.flatMap((r, i) =>
+    servers(r).map(([name, x]) => [i + 1, name, round(x.mem.before, 1), round(x.mem.at100, 1), round(x.mem.at1000, 1), round(x.perSessionKiB, 1)]),
+  );
+  const callRows = rounds.flatMap((r, i) =>
+    ERAS.flatMap((era) =>
+      servers(r).map(([name, x]) => {
+        const c = x.era[era];
+        return [i + 1, ERA_NAME[era], name, round(c.rate, 0), round(c.p50), round(c.p99), round(c.warmP99), round(c.cpuPerCall, 2), c.calls, c.failed];
+      }),
+    ),
   );
   return [
     {
-      title: 'Hosted use: one HTTP instance against the SDK floor',
-      note: `Key mode (each client sends its own key), ${KEYS} keys issued by the sandbox; ${rounds.length} rounds, each starting both servers afresh and measuring one after the other (the first alternating by round). Memory: resident set after ${KEYS} idle sessions (one per key) and after ${SESSIONS} (${SESSIONS / KEYS} per key); per idle session = the growth between the two ÷ ${SESSIONS - KEYS}. Each session, once initialized, lists the resource templates, as many clients do when they connect (the floor has none and answers method not found). Calls: ${CLIENTS} sessions on ${CLIENTS} keys each calling get_lead as fast as answered for ${WARM_SECONDS} s to warm the server (V8 compiles the call path; the p99 of those calls is shown apart, and not judged), then ${CALL_SECONDS} s measured, per server per round; the floor's tool sends the same API request. Sandbox buckets out of reach.`,
+      title: 'Hosted use: one HTTP instance against the SDK floor, memory of 2025 sessions',
+      note: `Key mode (each client sends its own key), ${KEYS} keys issued by the sandbox; ${rounds.length} rounds, each starting both servers afresh and measuring one after the other (the first alternating by round). The floor (scripts/bench/floor-http-server.mjs) is the smallest server on the SDK v2 serving both eras: stateful sessions for 2025 clients, createMcpHandler for 2026-07-28 requests. Resident set after ${KEYS} idle 2025 sessions (one per key) and after ${SESSIONS} (${SESSIONS / KEYS} per key); per idle session = the growth between the two ÷ ${SESSIONS - KEYS}. Each session, once initialized, lists the resource templates, as many clients do when they connect (the floor has none and answers method not found). A 2026-07-28 client holds no session, so it has no memory figure.`,
+      columns: ['round', 'server', 'RSS at start (MiB)', `RSS, ${KEYS} sessions (MiB)`, `RSS, ${SESSIONS} sessions (MiB)`, 'per idle session (KiB)'],
+      rows: memoryRows,
+    },
+    {
+      title: 'Hosted use: calls in both eras',
+      note: `${CLIENTS} clients on ${CLIENTS} keys each calling get_lead as fast as answered, for ${WARM_SECONDS} s to warm the server (V8 compiles the call path; the p99 of those calls is shown apart, and not judged), then ${CALL_SECONDS} s measured, per server, per era, per round: first on ${CLIENTS} of the 2025 sessions above, then as 2026-07-28 requests (the envelope in _meta, Mcp-Method and Mcp-Name headers, no session), which each server answers with a server built for the request. The floor's tool sends the same API request. Sandbox buckets out of reach.`,
       columns: [
         'round',
+        'era',
         'server',
-        'RSS at start (MiB)',
-        `RSS, ${KEYS} sessions (MiB)`,
-        `RSS, ${SESSIONS} sessions (MiB)`,
-        'per idle session (KiB)',
         'calls/s',
         'p50 (ms)',
         'p99 (ms)',
@@ -302,14 +337,14 @@ function report(rounds: Round[], loadBefore: number[]): Section[] {
         'calls',
         'failed',
       ],
-      rows,
+      rows: callRows,
       warnings,
     },
     {
       title: 'Hosted use: the targets',
-      note: `Issue 22's targets for one instance: the median over ${rounds.length} rounds of each round's figure (ours against the floor of the same round), and each round's. ${load}.`,
+      note: `Issue 22's targets for one instance, in both eras: the median over ${rounds.length} rounds of each round's figure (ours against the floor of the same round), and each round's. ${load}.`,
       columns: ['figure', 'median', ...rounds.map((_, i) => `round ${i + 1}`), 'met'],
-      rows: targets.map(([what, v, met, of]) => [what, round(v), ...each.map((x) => round(of(x))), met === null ? '—' : met(v) ? 'yes' : 'no']),
+      rows: targets.map(([what, f, met]) => [what, round(mid(f)), ...each.map((x) => round(f(x))), met === null ? '—' : met(mid(f)) ? 'yes' : 'no']),
     },
   ];
 }

@@ -2,6 +2,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
+import { type Era, eraOption } from '../harness/http.js';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 export const MCP_BIN = `${ROOT}dist/src/cli/mcp.js`;
@@ -56,7 +57,7 @@ export function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 export const FLOOR_BIN = `${ROOT}scripts/bench/floor-server.mjs`;
 
 /** An MCP session over stdio with the built binary (or the floor server), against an API of our choosing. */
-export async function mcpSession(sb: Sandbox, opts: { key?: string; args?: string[]; floor?: boolean; bin?: string } = {}) {
+export async function mcpSession(sb: Sandbox, opts: { key?: string; args?: string[]; floor?: boolean; bin?: string; era?: Era } = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: opts.floor ? [FLOOR_BIN] : [opts.bin ?? MCP_BIN, '--log-level', 'silent', ...(opts.args ?? [])],
@@ -66,7 +67,7 @@ export async function mcpSession(sb: Sandbox, opts: { key?: string; args?: strin
     >,
     stderr: 'ignore',
   });
-  const client = new Client({ name: 'reply-inbox-bench', version: '1' });
+  const client = new Client({ name: 'reply-inbox-bench', version: '1' }, eraOption(opts.era ?? 'legacy'));
   await client.connect(transport);
   return { client, pid: transport.pid, close: () => client.close() };
 }
