@@ -22,7 +22,8 @@ import { DEFAULT_MAX_RESULT_BYTES } from './view/result-budget.js';
 import type { ToolDef } from './tool/define.js';
 import type { ConfirmMode } from './confirm/confirm.js';
 import type { InboxWatch } from './live/inbox-watch.js';
-import { Subscriptions } from './live/subscriptions.js';
+import { MAX_SUBSCRIPTIONS, Subscriptions } from './live/subscriptions.js';
+import { KeyListens, type ListenRefusal, openListen } from './live/key-listens.js';
 import { registerDesk } from './app/resource.js';
 import { clientCapabilities, rendersApps, withApp } from './app/negotiate.js';
 import type { RegisteredResource, ServerContext } from '@modelcontextprotocol/server';
@@ -91,6 +92,9 @@ export class InboxServer {
   private readonly writes: KeyWrites;
   /** The owner's user and member ids, to map a member id where a user id is taken. */
   private readonly userIds = new UserIds();
+  /** This connection's 2026-07-28 listen streams (stdio), by request id, and what they watch. */
+  private readonly streams = new Map<string, () => Promise<void>>();
+  private listens: KeyListens | null = null;
   /** This session's resource subscriptions, when watching is on. */
   private readonly subscriptions: Subscriptions | null;
   /** The client as tools and resources see it: every JSON answer checked against its endpoint. */
@@ -194,6 +198,27 @@ export class InboxServer {
   /** What resources, prompts and subscriptions read through: this key's API, scopes and workspaces. */
   get inboxAccess(): InboxAccess {
     return this.access();
+  }
+
+  /**
+   * A 2026-07-28 listen stream on this connection (stdio): its resource URIs are watched until it
+   * ends, and their changes go out as resources/updated, which the SDK hands to the streams that
+   * name them. Null when it may open; its refusal otherwise.
+   */
+  async openStream(id: string | number, uris: unknown[]): Promise<ListenRefusal | null> {
+    if (!this.subscriptions) return null;
+    this.listens ??= new KeyListens(this.subscriptions);
+    const opened = await openListen(this.listens, uris, MAX_SUBSCRIPTIONS);
+    if ('refused' in opened) return opened.refused;
+    this.streams.set(String(id), opened.stop);
+    return null;
+  }
+
+  /** The listen stream ended (the client cancelled it). */
+  closeStream(id: string | number): void {
+    const stop = this.streams.get(String(id));
+    this.streams.delete(String(id));
+    void stop?.();
   }
 
   /** Resource subscriptions this session holds now. */

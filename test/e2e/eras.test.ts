@@ -38,6 +38,25 @@ describe.each(ERAS)('over stdio, a %s client', (era) => {
   });
 });
 
+describe('over stdio, a 2026-07-28 listen stream', () => {
+  let s: McpSession;
+  beforeAll(async () => {
+    s = await startMcp([...ARGS, '--watch-seconds', '1', '--sandbox-reply-seconds', '1'], {}, {}, 'modern');
+  });
+  afterAll(async () => s?.close());
+
+  it('hears the inbox change a 2025 subscription hears, and a URI that cannot be watched is refused', async () => {
+    const heard: string[] = [];
+    s.client.setNotificationHandler('notifications/resources/updated', (n) => void heard.push(n.params.uri));
+    await expect(s.client.listen({ resourceSubscriptions: ['inbox://acme/tasks'] })).rejects.toThrow(/can be subscribed to/);
+    const listening = await s.client.listen({ resourceSubscriptions: ['inbox://acme/leads'] });
+    const deadline = Date.now() + 20_000;
+    while (heard.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(heard).toContain('inbox://acme/leads');
+    await listening.close();
+  });
+});
+
 describe('over HTTP', () => {
   let bin: HttpBinary;
   const clients: Client[] = [];

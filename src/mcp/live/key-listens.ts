@@ -1,3 +1,4 @@
+import { ProtocolError } from '@modelcontextprotocol/server';
 import type { Subscriptions } from './subscriptions.js';
 
 /**
@@ -49,5 +50,32 @@ export class KeyListens {
       this.counts.delete(uri);
       await this.subscriptions.unsubscribe(uri);
     }
+  }
+}
+
+/** A listen request's resource URIs (params.notifications.resourceSubscriptions); none when it names none. */
+export function listenUris(message: unknown): unknown[] {
+  const uris = (message as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) ? uris : [];
+}
+
+/** Why a listen stream is refused, as its JSON-RPC error. */
+export interface ListenRefusal {
+  code: number;
+  message: string;
+}
+
+/**
+ * Open a listen stream's URIs on the listens: what ends them, or the refusal (a URI that is not
+ * a string, more than `max`, or one that cannot be watched: the subscription's own words).
+ */
+export async function openListen(listens: KeyListens, uris: unknown[], max: number): Promise<{ stop: () => Promise<void> } | { refused: ListenRefusal }> {
+  if (uris.length > max || uris.some((u) => typeof u !== 'string'))
+    return { refused: { code: -32602, message: `A listen stream names at most ${max} resource URIs, each a string.` } };
+  try {
+    return { stop: await listens.open(uris as string[]) };
+  } catch (err) {
+    if (err instanceof ProtocolError) return { refused: { code: err.code, message: err.message } };
+    throw err;
   }
 }

@@ -2,6 +2,7 @@ import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio as serve } from '@modelcontextprotocol/server/stdio';
 import { InFlight, drainCalls } from './in-flight.js';
 import { vetLine } from './jsonrpc-guard.js';
+import { type ListenRefusal, listenUris } from '../live/key-listens.js';
 import type { InboxServer } from '../server.js';
 
 /** A line longer than this is refused and dropped (the SDK's own stdio bound). */
@@ -37,6 +38,8 @@ export class GuardedStdioTransport implements Transport {
   dropped = 0;
   /** Called once the transport is closed, whoever closed it (the SDK's serving entry owns onclose). */
   closed?: () => void;
+  /** Who watches a listen stream's resource URIs while it is open (the connection's server). */
+  listens?: StreamListens;
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
@@ -73,18 +76,38 @@ export class GuardedStdioTransport implements Transport {
       if (v.reply) void this.send(v.reply);
       return;
     }
-    const m = v.message as { id?: string | number; method?: string };
+    const m = v.message as { id?: string | number; method?: string; params?: { requestId?: string | number } };
+    if (m.method === 'subscriptions/listen' && m.id !== undefined) return this.listen(m.id, v.message);
+    if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) this.listens?.end(m.params.requestId);
     const key = 'method' in m && 'id' in m ? idKey(m.id) : null;
     if (key !== null && !this.pending.has(key)) {
       this.pending.add(key);
       this.inFlight.start();
     }
+    this.deliver(v.message);
+  }
+
+  private deliver(message: JSONRPCMessage): void {
     try {
-      this.onmessage?.(v.message);
+      this.onmessage?.(message);
     } catch (e) {
       // A message the protocol layer chokes on must not end the process: report it, keep serving.
       this.onerror?.(e as Error);
     }
+  }
+
+  /**
+   * A 2026-07-28 listen stream: not a call in flight (it stays open until the client cancels it
+   * or the server closes), and its resource URIs are watched first; a URI that cannot be watched
+   * refuses the stream before the SDK acknowledges it.
+   */
+  private listen(id: string | number, message: JSONRPCMessage): void {
+    const uris = listenUris(message);
+    if (!this.listens || uris.length === 0) return this.deliver(message);
+    void this.listens.open(id, uris).then(
+      (refused) => (refused ? void this.send({ jsonrpc: '2.0', id, error: refused } as JSONRPCMessage) : this.deliver(message)),
+      (e: unknown) => this.onerror?.(e as Error),
+    );
   }
 
   /** Take no more input: a draining server answers what it took and nothing new. */
@@ -165,6 +188,12 @@ export interface StdioOptions {
   signals?: NodeJS.Signals[];
 }
 
+/** A connection's listen streams: open one (null, or its refusal), end one (cancelled). */
+export interface StreamListens {
+  open(id: string | number, uris: unknown[]): Promise<ListenRefusal | null>;
+  end(id: string | number): void;
+}
+
 /** Which protocol era a connection opened with: 2025 (`initialize`) or 2026-07-28 (a `_meta` envelope on each request). */
 export type Era = 'legacy' | 'modern';
 
@@ -191,6 +220,10 @@ export async function serveStdio(factory: InboxServerFactory, o: StdioOptions = 
   });
   transport.closed = closedNow;
   let serving: InboxServer | undefined;
+  transport.listens = {
+    open: async (id, uris) => (serving ? serving.openStream(id, uris) : null),
+    end: (id) => serving?.closeStream(id),
+  };
   const handle = serve(
     async ({ era }) => {
       const server = await factory(era);

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
@@ -8,8 +8,7 @@ import {
   type JSONRPCMessage,
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
-import { ProtocolError } from '@modelcontextprotocol/server';
-import { KeyListens } from '../../live/key-listens.js';
+import { KeyListens, listenUris, openListen } from '../../live/key-listens.js';
 import { MAX_SUBSCRIPTIONS, Subscriptions } from '../../live/subscriptions.js';
 import type { InboxServer } from '../../server.js';
 import type { ClosableClient } from './clients.js';
@@ -57,32 +56,18 @@ export function serveModern<C extends ClosableClient>(s: HttpState<C>, o: Openin
     if (!server) return;
     server.openModern();
     const key = modernKey(s, o.cred.owner, lease.client, server);
-    const body = o.body as { id?: string | number; method?: string; params?: { notifications?: { resourceSubscriptions?: unknown } } };
-    if (body.method === 'subscriptions/listen' && key.listens) {
-      const uris = body.params?.notifications?.resourceSubscriptions;
-      if (Array.isArray(uris) && uris.length > 0) {
-        const refused = await openListen(key.listens, uris, o.res);
-        if (refused) return send(o.res, 200, { jsonrpc: '2.0', id: body.id ?? null, error: { code: refused.code, message: refused.message } });
-      }
+    const body = o.body as { id?: string | number; method?: string };
+    const uris = body.method === 'subscriptions/listen' ? listenUris(body) : [];
+    if (key.listens && uris.length > 0) {
+      // The stream's URIs are watched until its response closes.
+      const opened = await openListen(key.listens, uris, MAX_SUBSCRIPTIONS);
+      if ('refused' in opened) return send(o.res, 200, { jsonrpc: '2.0', id: body.id ?? null, error: opened.refused });
+      o.res.once('close', () => void opened.stop());
     }
     const auth: AuthInfo = { token: o.cred.owner, clientId: 'reply-inbox-mcp', scopes: [], extra: { [SERVER]: server } };
     (o.req as { auth?: AuthInfo }).auth = auth;
     await (body.method === 'subscriptions/listen' ? key.streams : key.calls).node(o.req, o.res, o.body);
   });
-}
-
-/** Subscribe a listen stream's URIs until its response closes; the refusal when one cannot be watched. */
-async function openListen(listens: KeyListens, uris: unknown[], res: ServerResponse): Promise<{ code: number; message: string } | null> {
-  if (uris.length > MAX_SUBSCRIPTIONS || uris.some((u) => typeof u !== 'string'))
-    return { code: -32602, message: `A listen stream names at most ${MAX_SUBSCRIPTIONS} resource URIs, each a string.` };
-  try {
-    const stop = await listens.open(uris as string[]);
-    res.once('close', () => void stop());
-    return null;
-  } catch (err) {
-    if (err instanceof ProtocolError) return { code: err.code, message: err.message };
-    throw err;
-  }
 }
 
 /** The key's handler, made at its first 2026 request and again if its client was replaced since. */
