@@ -77,7 +77,10 @@ export class GuardedStdioTransport implements Transport {
       return;
     }
     const m = v.message as { id?: string | number; method?: string; params?: { requestId?: string | number } };
-    if (m.method === 'subscriptions/listen' && m.id !== undefined) return this.listen(m.id, v.message);
+    if (m.method === 'subscriptions/listen' && m.id !== undefined) {
+      this.listen(m.id, v.message);
+      return;
+    }
     if (m.method === 'notifications/cancelled' && m.params?.requestId !== undefined) this.listens?.end(m.params.requestId);
     const key = 'method' in m && 'id' in m ? idKey(m.id) : null;
     if (key !== null && !this.pending.has(key)) {
@@ -103,7 +106,10 @@ export class GuardedStdioTransport implements Transport {
    */
   private listen(id: string | number, message: JSONRPCMessage): void {
     const uris = listenUris(message);
-    if (!this.listens || uris.length === 0) return this.deliver(message);
+    if (!this.listens || uris.length === 0) {
+      this.deliver(message);
+      return;
+    }
     void this.listens.open(id, uris).then(
       (refused) => (refused ? void this.send({ jsonrpc: '2.0', id, error: refused } as JSONRPCMessage) : this.deliver(message)),
       (e: unknown) => this.onerror?.(e as Error),
