@@ -1,6 +1,6 @@
 /**
  * The MCP conformance suite (@modelcontextprotocol/conformance) against the built server over
- * Streamable HTTP. Its 0.1.16 needs Node 22 (fs.globSync), while this project runs on Node 20:
+ * Streamable HTTP. It needs Node 22, while this project runs on Node 20:
  * on an older Node the suite runs under a pinned Node 22 fetched from the npm registry by npx
  * (`node@…`, the npm package that carries the Node binary), and nothing else changes Node.
  *
@@ -8,9 +8,9 @@
  * relay in front adds `Authorization` and passes Host and Origin through untouched, so what the
  * suite judges is ours alone.
  *
- *   node --import tsx scripts/harness/conformance.ts [--runs 4] [--mode token|key]
+ *   node --import tsx scripts/harness/conformance.ts [--runs 4] [--mode token|key] [--all] [--spec-version 2026-07-28|2025-11-25]
  *
- * prints, per run, each scenario's checks that did not succeed (needs dist/ and the registry).
+ * prints, per run, each scenario with the checks of it that did not succeed (needs dist/ and the registry).
  */
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -90,11 +90,30 @@ function suiteNode(): string[] {
   return Number(process.versions.node.split('.')[0]) >= 22 ? [process.execPath] : ['npx', '-y', CONFORMANCE_NODE];
 }
 
-/** One run of the suite (the active suite, or one scenario) under the pinned Node 22; its exit code and results. */
-export async function runSuite(url: string, scenario?: string, suite = SUITE): Promise<{ code: number | null; log: string; results: Results }> {
+/** Which scenarios a run takes: one scenario, or a suite (`active`, `all`) cut to a protocol revision. */
+export interface Selection {
+  scenario?: string;
+  /** The suite's `--suite`: `all` takes the scenarios that `active` (the default) leaves out. */
+  suite?: 'active' | 'all';
+  /** The suite's `--spec-version`: the scenarios that apply at that revision. */
+  specVersion?: '2025-11-25' | '2026-07-28';
+}
+
+/** One run of the suite under the pinned Node 22; its exit code and results. */
+export async function runSuite(url: string, select: Selection = {}, suite = SUITE): Promise<{ code: number | null; log: string; results: Results }> {
   const out = mkdtempSync(join(tmpdir(), 'conformance-'));
   try {
-    const args = [suite, 'server', '--url', url, ...(scenario ? ['--scenario', scenario] : []), '-o', out];
+    const args = [
+      suite,
+      'server',
+      '--url',
+      url,
+      ...(select.scenario ? ['--scenario', select.scenario] : []),
+      ...(select.suite ? ['--suite', select.suite] : []),
+      ...(select.specVersion ? ['--spec-version', select.specVersion] : []),
+      '-o',
+      out,
+    ];
     const [command, ...pre] = suiteNode();
     const child = spawnTracked(command!, [...pre, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
@@ -116,16 +135,29 @@ export function notPassed(results: Results): string[] {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({
-    options: { runs: { type: 'string', default: '1' }, mode: { type: 'string', default: 'token' }, suite: { type: 'string', default: SUITE } },
+    options: {
+      runs: { type: 'string', default: '1' },
+      mode: { type: 'string', default: 'token' },
+      suite: { type: 'string', default: SUITE },
+      'spec-version': { type: 'string' },
+      all: { type: 'boolean', default: false },
+    },
   });
+  const select: Selection = {
+    suite: values.all ? 'all' : undefined,
+    specVersion: values['spec-version'] as Selection['specVersion'],
+  };
   const target = await startTarget(values.mode === 'key' ? 'key' : 'token');
   try {
     for (let i = 1; i <= Number(values.runs); i++) {
-      const r = await runSuite(target.url, undefined, values.suite);
+      const r = await runSuite(target.url, select, values.suite);
       const checks = Object.values(r.results).flat();
       const ok = checks.filter((c) => c.status === 'SUCCESS').length;
       process.stdout.write(`run ${i}: exit ${r.code}, ${Object.keys(r.results).length} scenarios, ${ok}/${checks.length} checks passed\n`);
-      for (const line of notPassed(r.results)) process.stdout.write(`  ${line}\n`);
+      for (const [scenario, checks] of Object.entries(r.results).sort()) {
+        const bad = checks.filter((c) => c.status !== 'SUCCESS');
+        process.stdout.write(`  ${bad.length ? 'FAIL' : 'pass'} ${scenario}${bad.length ? `: ${bad.map((c) => `${c.id} ${c.status}`).join(', ')}` : ''}\n`);
+      }
     }
   } finally {
     await target.close();
