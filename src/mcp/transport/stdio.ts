@@ -36,6 +36,8 @@ export class GuardedStdioTransport implements Transport {
   private blocked = false;
   /** Notifications dropped because the queue was full. */
   dropped = 0;
+  /** The rest of a line refused for its length is being read past, up to its newline. */
+  private skipping = false;
   /** Called once the transport is closed, whoever closed it (the SDK's serving entry owns onclose). */
   closed?: () => void;
   /** Who watches a listen stream's resource URIs while it is open (the connection's server). */
@@ -45,6 +47,7 @@ export class GuardedStdioTransport implements Transport {
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
     private readonly maxQueuedBytes = MAX_QUEUED_BYTES,
+    private readonly maxLineBytes = MAX_LINE_BYTES,
   ) {}
 
   /** Lines waiting for the client to read, and their bytes. */
@@ -55,16 +58,23 @@ export class GuardedStdioTransport implements Transport {
   private readonly onData = (chunk: Buffer) => {
     this.buffer = this.buffer.length ? Buffer.concat([this.buffer, chunk]) : chunk;
     for (let nl = this.buffer.indexOf(10); nl !== -1; nl = this.buffer.indexOf(10)) {
+      const skipped = this.skipping;
+      this.skipping = false;
       const line = this.buffer.toString('utf8', 0, nl).replace(/\r$/, '');
       this.buffer = this.buffer.subarray(nl + 1);
-      if (line.trim() !== '') this.handle(line);
+      // The tail of a line refused for its length is not a message of its own.
+      if (!skipped && line.trim() !== '') this.handle(line);
     }
-    if (this.buffer.length > MAX_LINE_BYTES) {
+    if (this.buffer.length > this.maxLineBytes) {
+      // Answered now, under the request's own id when its head names one; the rest of the line is skipped.
+      const id = this.skipping ? undefined : idAtHead(this.buffer);
       this.buffer = Buffer.alloc(0);
+      if (id === undefined && this.skipping) return;
+      this.skipping = true;
       void this.send({
         jsonrpc: '2.0',
-        id: null,
-        error: { code: -32600, message: `Invalid Request: a message over ${MAX_LINE_BYTES} bytes.` },
+        id: id ?? null,
+        error: { code: -32600, message: `Invalid Request: a message over ${this.maxLineBytes} bytes; send less in one request.` },
       } as unknown as JSONRPCMessage);
     }
   };
@@ -181,6 +191,18 @@ export class GuardedStdioTransport implements Transport {
     this.onclose?.();
     this.closed?.();
   }
+}
+
+/**
+ * The id a JSON-RPC request names near its start ({"jsonrpc":"2.0","id":7,"method":…}), read from
+ * its first 4 KiB: the only part of an oversize line worth reading. Undefined when none shows there.
+ */
+function idAtHead(buffer: Buffer): string | number | undefined {
+  const head = buffer.toString('utf8', 0, Math.min(buffer.length, 4096));
+  const m = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")/.exec(head);
+  if (!m) return undefined;
+  const raw = m[1]!;
+  return raw.startsWith('"') ? (JSON.parse(raw) as string) : Number(raw);
 }
 
 const idKey = (id: unknown): string | null => (typeof id === 'string' ? `s:${id}` : typeof id === 'number' ? `n:${id}` : null);
