@@ -63,9 +63,10 @@ export async function startRelay(target: string): Promise<Relay> {
   return relay;
 }
 
-/** Pass one request on to `upstream` (same path and headers) and stream the answer back as it comes, SSE included. */
-function forward(req: IncomingMessage, res: ServerResponse, upstream: URL, entry: { status: number | null }): void {
-  const out = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (up) => {
+/** Pass one request on to `upstream` (same path and headers) and stream the answer back as it comes, SSE included; `fresh`: on a connection of its own. */
+function forward(req: IncomingMessage, res: ServerResponse, upstream: URL, entry: { status: number | null }, fresh = false): void {
+  const to = { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers };
+  const out = request(fresh ? { ...to, agent: false } : to, (up) => {
     entry.status = up.statusCode ?? null;
     res.writeHead(up.statusCode ?? 502, up.headers);
     up.pipe(res);
@@ -116,7 +117,8 @@ export async function startRoundRobin(targets: string[]): Promise<RoundRobin> {
     if (typeof mcpMethod === 'string') entry.mcpMethod = mcpMethod;
     if (typeof mcpName === 'string') entry.mcpName = mcpName;
     passed.push(entry);
-    forward(req, res, upstreams[target]!, entry);
+    // A connection of its own to the instance: none is reused just as the instance's keep-alive ends it.
+    forward(req, res, upstreams[target]!, entry, true);
   });
   const listening = await listenLoopback(server);
   const drop = (target: number) => {

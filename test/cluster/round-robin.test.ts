@@ -51,7 +51,9 @@ const leadAt = (i: number) => sb.store.leads.inGroup('acme')[i]!.id;
 const callsOf = (tool: string, from: number): Passed[] => lb.passed.slice(from).filter((p) => p.mcpMethod === 'tools/call' && p.mcpName === tool);
 const writesSince = (from: number) => api.requests.slice(from).filter((q) => !q.startsWith('GET '));
 
-describe('two instances with --redis behind a round-robin balancer with no affinity, a 2026-07-28 client', () => {
+// Each 2026-07-28 request builds its server and each instance checks the key once: on a loaded
+// 2-core machine running other suites beside this one, a few calls can take longer than 30 s.
+describe('two instances with --redis behind a round-robin balancer with no affinity, a 2026-07-28 client', { timeout: 120_000 }, () => {
   it('speaks 2026-07-28 and holds no session: every request carries its own envelope', () => {
     expect(client.getProtocolEra()).toBe('modern');
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
@@ -59,13 +61,13 @@ describe('two instances with --redis behind a round-robin balancer with no affin
 
   it('has its tool calls answered by both instances', async () => {
     const from = lb.passed.length;
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 4; i++) {
       const r = await call('get_lead', { lead_id: leadAt(i) });
       expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
       expect((r.structuredContent as { id: string }).id).toBe(leadAt(i));
     }
     const served = callsOf('get_lead', from);
-    expect(served).toHaveLength(6);
+    expect(served).toHaveLength(4);
     for (const p of served) expect(p.status).toBe(200);
     expect(new Set(served.map((p) => p.target))).toEqual(new Set([0, 1]));
   });
