@@ -100,27 +100,10 @@ async function measureEra(sb: Awaited<ReturnType<typeof sandbox>>, era: Era, lea
   return f;
 }
 
-export async function start(): Promise<Section[]> {
-  const loadBefore = loadavg()[0]!;
-  const startedAt = new Date().toISOString().slice(0, 16).replace('T', ' ');
-  const sb = await sandbox(UNMETERED);
-  const leads = sb.store.sortedLeads('acme');
-  const lead = leads.at(-1)!.id;
-  const eras: Partial<Record<Era, EraFigures>> = {};
-  const rssAfter: Record<Who, number | null> = { ours: null, floor: null };
-  try {
-    for (const era of ERAS) eras[era] = await measureEra(sb, era, lead);
-    for (const who of WHO) {
-      const s = await mcpSession(sb, { floor: who === 'floor' });
-      await calls(s, leads);
-      rssAfter[who] = await rssMiB(s.pid);
-      await s.close();
-    }
-  } finally {
-    await sb.close();
-  }
-  const loadAfter = loadavg()[0]!;
-  const ratio = (a: number | null, b: number | null) => (a === null || b === null ? null : round(a / b, 2));
+const ratio = (a: number | null, b: number | null) => (a === null || b === null ? null : round(a / b, 2));
+
+/** The rows of each era's figures, and a warning for each target missed. */
+function eraRows(eras: Partial<Record<Era, EraFigures>>): { rows: Section['rows']; warnings: string[] } {
   const rows: Section['rows'] = [];
   const warnings: string[] = [];
   const judge = (what: string, met: boolean) => {
@@ -172,6 +155,30 @@ export async function start(): Promise<Section[]> {
       ],
     );
   }
+  return { rows, warnings };
+}
+
+export async function start(): Promise<Section[]> {
+  const loadBefore = loadavg()[0]!;
+  const startedAt = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const sb = await sandbox(UNMETERED);
+  const leads = sb.store.sortedLeads('acme');
+  const lead = leads.at(-1)!.id;
+  const eras: Partial<Record<Era, EraFigures>> = {};
+  const rssAfter: Record<Who, number | null> = { ours: null, floor: null };
+  try {
+    for (const era of ERAS) eras[era] = await measureEra(sb, era, lead);
+    for (const who of WHO) {
+      const s = await mcpSession(sb, { floor: who === 'floor' });
+      await calls(s, leads);
+      rssAfter[who] = await rssMiB(s.pid);
+      await s.close();
+    }
+  } finally {
+    await sb.close();
+  }
+  const loadAfter = loadavg()[0]!;
+  const { rows, warnings } = eraRows(eras);
   rows.push([
     `RSS after ${CALLS} calls, 2025 (MiB)`,
     round(rssAfter.ours ?? Number.NaN, 1),
