@@ -1,6 +1,5 @@
-import type { ElicitResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RelayedMcp, callErr, callOk, startRelayedMcp } from './helpers.js';
+import { type Asking, type RelayedMcp, callErr, callOk, someLead, startRelayedMcp, withElicitation, writesSince } from './helpers.js';
 
 /**
  * A 2026-07-28 client has no channel for a request of the server's: the confirmation comes as
@@ -8,28 +7,10 @@ import { type RelayedMcp, callErr, callOk, startRelayedMcp } from './helpers.js'
  * the person (its elicitation handler) and calls again with the answer. The binary runs
  * against a sandbox behind a counting relay: a declined or missing answer sends nothing.
  */
-interface Asking extends RelayedMcp {
-  questions: string[];
-  answer: ElicitResult['action'];
-}
-
 async function modernAsking(args: string[]): Promise<Asking> {
-  const r = (await startRelayedMcp(['--workspace', 'acme', '--log-level', 'warn', ...args], undefined, { elicitation: {} }, 'modern')) as Asking;
+  const r = await withElicitation(args, 'modern');
   expect(r.s.client.getProtocolEra()).toBe('modern');
-  r.questions = [];
-  r.answer = 'accept';
-  r.s.client.setRequestHandler('elicitation/create', async (req) => {
-    r.questions.push(req.params.message);
-    return { action: r.answer };
-  });
   return r;
-}
-
-const writesSince = (r: RelayedMcp, from: number) => r.proxy.requests.slice(from).filter((q) => !q.startsWith('GET '));
-
-function someLead(r: RelayedMcp, n = 0): string {
-  const leads = [...r.sandbox.store.leads.all()].filter((l) => l.workspace === 'acme' && l.state === 'active' && l.status !== 'unsubscribed');
-  return leads[n]!.id;
 }
 
 describe('a 2026-07-28 client that can ask: the confirmation is an input_required round (--confirm destructive)', () => {

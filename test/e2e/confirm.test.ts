@@ -3,40 +3,13 @@ import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/client'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
-import { type RelayedMcp, callErr, callOk, startRelay, parseToolError, runBinary, startRelayedMcp } from './helpers.js';
+import { type Asking, callErr, callOk, startRelay, parseToolError, runBinary, someLead, startRelayedMcp, withElicitation, writesSince } from './helpers.js';
 import { startHttpBinary } from '../../scripts/harness/http.js';
 
 /**
  * Consequential writes ask the person first (elicitation/create) when the client can ask.
  * The binary runs against a sandbox behind a counting relay: on decline nothing reaches the API.
  */
-type Answer = ElicitResult['action'];
-
-interface Asking extends RelayedMcp {
-  questions: string[];
-  answer: Answer;
-}
-
-async function withElicitation(args: string[]): Promise<Asking> {
-  const r = (await startRelayedMcp(['--workspace', 'acme', '--log-level', 'warn', ...args], undefined, { elicitation: {} })) as Asking;
-  r.questions = [];
-  r.answer = 'accept';
-  r.s.client.setRequestHandler('elicitation/create', async (req) => {
-    r.questions.push(req.params.message);
-    return { action: r.answer };
-  });
-  return r;
-}
-
-/** Requests the relay saw from `from` on that wrote something. */
-const writesSince = (r: RelayedMcp, from: number) => r.proxy.requests.slice(from).filter((q) => !q.startsWith('GET '));
-
-/** A seeded acme lead with a status other than unsubscribed, and open state. */
-function someLead(r: RelayedMcp, n = 0): string {
-  const leads = [...r.sandbox.store.leads.all()].filter((l) => l.workspace === 'acme' && l.state === 'active' && l.status !== 'unsubscribed');
-  return leads[n]!.id;
-}
-
 describe('a client that declares elicitation: consequential writes ask first (--confirm destructive, the default)', () => {
   let r: Asking;
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { Client } from '@modelcontextprotocol/client';
-import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client';
+import type { CallToolResult, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
 import { expect } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
@@ -184,4 +184,31 @@ export async function startRelayedMcp(
       await sandbox.close();
     },
   };
+}
+
+/** A relayed binary whose client can be asked (elicitation): the questions it was asked, and the answer it gives next. */
+export interface Asking extends RelayedMcp {
+  questions: string[];
+  answer: ElicitResult['action'];
+}
+
+/** The binary behind a counting relay, its client answering each question with `answer` (accept first), in either era. */
+export async function withElicitation(args: string[], era: Era = 'legacy'): Promise<Asking> {
+  const r = (await startRelayedMcp(['--workspace', 'acme', '--log-level', 'warn', ...args], undefined, { elicitation: {} }, era)) as Asking;
+  r.questions = [];
+  r.answer = 'accept';
+  r.s.client.setRequestHandler('elicitation/create', async (req) => {
+    r.questions.push(req.params.message);
+    return { action: r.answer };
+  });
+  return r;
+}
+
+/** Requests the relay saw from `from` on that wrote something. */
+export const writesSince = (r: RelayedMcp, from: number) => r.proxy.requests.slice(from).filter((q) => !q.startsWith('GET '));
+
+/** A seeded acme lead with a status other than unsubscribed, and open state. */
+export function someLead(r: RelayedMcp, n = 0): string {
+  const leads = [...r.sandbox.store.leads.all()].filter((l) => l.workspace === 'acme' && l.state === 'active' && l.status !== 'unsubscribed');
+  return leads[n]!.id;
 }
