@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Plugin, build, transform } from 'esbuild';
-import { DESK_HTML_PATH } from '../src/mcp/app/constants.js';
+import { DESK_HTML_PATH } from '../src/mcp/desk/constants.js';
 
 /**
  * The third step of `npm run build`: the reply desk (desk/) as ONE self-contained HTML file, its

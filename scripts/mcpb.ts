@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { packExtension } from '@anthropic-ai/mcpb/cli';
-import { DESK_HTML_PATH } from '../src/mcp/app/constants.js';
+import { DESK_HTML_PATH } from '../src/mcp/desk/constants.js';
 import { packageVersion } from './gen-manifest.js';
 import { RUNTIME_PACKAGES } from './runtime-packages.js';
 

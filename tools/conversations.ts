@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DESK_URI } from '../src/mcp/app/constants.js';
+import { DESK_URI } from '../src/mcp/desk/constants.js';
 import { idSchema } from '../src/api/ids.js';
 import { defineTool } from '../src/mcp/tool/define.js';
 import { runConversation, runDownload } from '../src/mcp/reads/conversation.js';
@@ -36,7 +36,7 @@ const older = z.looseObject({ count: z.number().int(), fetch_rest: z.record(z.st
 export const conversationTools = [
   defineTool({
     endpoint: 'get_conversation',
-    app: DESK_URI,
+    desk: DESK_URI,
     title: "Read a lead's conversation",
     description:
       'The email conversation with a lead: its newest messages (campaign sends, replies, our answers), oldest first. The API serves the newest 200, up to 10 minutes stale; offset reads further back. Bodies are text cut at max_body_chars, quotes folded; message_id shows one whole. Costs one read and one of the thread budget.',

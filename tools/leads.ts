@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DESK_URI } from '../src/mcp/app/constants.js';
+import { DESK_URI } from '../src/mcp/desk/constants.js';
 import { defineTool } from '../src/mcp/tool/define.js';
 import { listOf, listOutput, membersOutput, objectOf, writeOutput } from '../src/mcp/tool/outputs.js';
 import { leadResource } from '../src/api/resources.js';
@@ -37,7 +37,7 @@ const VIEW_ARGS = {
 export const leadTools = [
   defineTool({
     endpoint: 'list_leads',
-    app: DESK_URI,
+    desk: DESK_URI,
     title: 'List leads (the inbox)',
     description:
       'The shared inbox: one row per lead who replied, newest first. Filter by status, unread, priority, responded, assignee, tag, campaign, last direction, search q or time. fields or view=full give more than the compact rows. Read get_conversation before deciding.',

@@ -1,5 +1,5 @@
 import { defineTool } from '../src/mcp/tool/define.js';
-import { DESK_URI } from '../src/mcp/app/constants.js';
+import { DESK_URI } from '../src/mcp/desk/constants.js';
 import { listOf, listOutput, objectOf } from '../src/mcp/tool/outputs.js';
 import { VIEW, viewOutput } from './support/compact.js';
 import { runDraft } from './support/draft.js';
@@ -24,7 +24,7 @@ export const templateTools = [
   }),
   defineTool({
     endpoint: 'render_template',
-    app: DESK_URI,
+    desk: DESK_URI,
     title: 'Render a template for a lead',
     description:
       "Fills a template's tokens from a lead into a draft for a human to send, with reply: the subject and sender that keep the lead's thread (one thread read). Write AI variables into overrides. Writes nothing.",

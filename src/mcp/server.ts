@@ -24,8 +24,8 @@ import type { ConfirmMode } from './confirm/confirm.js';
 import type { InboxWatch } from './live/inbox-watch.js';
 import { MAX_SUBSCRIPTIONS, Subscriptions } from './live/subscriptions.js';
 import { KeyListens, type ListenRefusal, openListen } from './live/key-listens.js';
-import { registerDesk } from './app/resource.js';
-import { clientCapabilities, rendersApps, withApp } from './app/negotiate.js';
+import { registerDesk } from './desk/resource.js';
+import { clientCapabilities, rendersApps, withDesk } from './desk/negotiate.js';
 import type { RegisteredResource, ServerContext } from '@modelcontextprotocol/server';
 import { ANSWER_VALIDATOR } from './confirm/answers.js';
 import { type KeyConfirm, keyConfirm, processConfirmKey } from './confirm/state.js';
@@ -120,7 +120,7 @@ export class InboxServer {
     // A client that renders MCP Apps sees which tools have one; any other sees the list as it was.
     server.setRequestHandler('tools/list', (_req, ctx) => {
       const apps = rendersApps(clientCapabilities(server, ctx));
-      return { tools: [...this.enabled.values()].map((t) => withApp(publishedTool(t), apps ? t.app : undefined)) };
+      return { tools: [...this.enabled.values()].map((t) => withDesk(publishedTool(t), apps ? t.desk : undefined)) };
     });
     const deps = this.callDeps();
     server.setRequestHandler('tools/call', (req, ctx) =>

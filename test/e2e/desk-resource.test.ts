@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_MIME, DESK_HTML_PATH, DESK_URI, UI_EXTENSION } from '../../src/mcp/app/constants.js';
+import { APP_MIME, DESK_HTML_PATH, DESK_URI, UI_EXTENSION } from '../../src/mcp/desk/constants.js';
 import { type McpSession, startMcp } from './helpers.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
-import { DESK_HTML_PATH } from '../../src/mcp/app/constants.js';
+import { DESK_HTML_PATH } from '../../src/mcp/desk/constants.js';
 import { startRedis } from '../../scripts/harness/redis.js';
 import { runtimeTree } from '../../scripts/mcpb.js';
 import { RUNTIME_PACKAGES } from '../../scripts/runtime-packages.js';

@@ -69,6 +69,6 @@ export function defineTool<A extends Record<string, unknown> = Record<string, an
     confirm: spec.confirm,
     ...(spec.did ? { did: spec.did } : {}),
     batch,
-    ...(spec.app ? { app: spec.app } : {}),
+    ...(spec.desk ? { desk: spec.desk } : {}),
   };
 }

@@ -34,8 +34,8 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
   readonly did?: string;
   /** A write over one lead that takes lead_ids too (pipeline/batch.ts). */
   readonly batch: boolean;
-  /** The ui:// resource a host that renders MCP Apps shows beside this tool's result (src/mcp/app/). */
-  readonly app?: string;
+  /** The ui:// resource a host that renders MCP Apps shows beside this tool's result (src/mcp/desk/). */
+  readonly desk?: string;
 }
 
 export interface ToolSpec<A extends Record<string, unknown>> {
@@ -58,8 +58,8 @@ export interface ToolSpec<A extends Record<string, unknown>> {
   did?: string;
   /** Takes lead_ids (up to 50) as well as lead_id: the same write for each lead, one answer. Needs `run` and `did`. */
   batch?: boolean;
-  /** The ui:// resource of the app that shows this tool's result (src/mcp/app/constants.ts). */
-  app?: string;
+  /** The ui:// resource of the reply desk that shows this tool's result (src/mcp/desk/constants.ts). */
+  desk?: string;
 }
 
 /**

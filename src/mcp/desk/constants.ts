@@ -10,4 +10,4 @@ export const APP_MIME = 'text/html;profile=mcp-app';
 /** The extension's key in a client's capabilities.extensions. */
 export const UI_EXTENSION = 'io.modelcontextprotocol/ui';
 /** The built view, relative to the package root (scripts/build-desk.ts writes it; files: dist/src ships it). */
-export const DESK_HTML_PATH = 'dist/src/mcp/app/desk.html';
+export const DESK_HTML_PATH = 'dist/src/mcp/desk/desk.html';

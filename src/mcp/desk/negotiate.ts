@@ -14,10 +14,10 @@ export function rendersApps(caps: ClientCapabilities | undefined): boolean {
 }
 
 /**
- * A listed tool with its app: `_meta.ui.resourceUri`, and the flat `ui/resourceUri` key that hosts
+ * A listed tool with its desk: `_meta.ui.resourceUri`, and the flat `ui/resourceUri` key that hosts
  * written for the extension's first drafts read. `_meta` is for the host; a model never sees it.
  */
-export function withApp<T extends Tool>(tool: T, resourceUri: string | undefined): T {
+export function withDesk<T extends Tool>(tool: T, resourceUri: string | undefined): T {
   if (!resourceUri) return tool;
   return { ...tool, _meta: { ...tool._meta, ui: { resourceUri }, 'ui/resourceUri': resourceUri } };
 }

@@ -4,8 +4,8 @@ import { classificationLabel, leadName, stateLabel, statusLabel, variableLabel }
 import { segments, valuesOf } from '../../desk/segments.js';
 import { STATUSES } from '../../desk/statuses.js';
 import { LEAD_STATUS_INPUT } from '../../src/api/enums.js';
-import { APP_MIME, DESK_URI, UI_EXTENSION } from '../../src/mcp/app/constants.js';
-import { rendersApps, withApp } from '../../src/mcp/app/negotiate.js';
+import { APP_MIME, DESK_URI, UI_EXTENSION } from '../../src/mcp/desk/constants.js';
+import { rendersApps, withDesk } from '../../src/mcp/desk/negotiate.js';
 import { publishedTool } from '../../src/mcp/tool/publish.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 
@@ -24,16 +24,16 @@ describe('the reply desk is negotiated as the io.modelcontextprotocol/ui extensi
 
   it('the app goes into _meta.ui.resourceUri (and the flat ui/resourceUri), nowhere else', () => {
     const t = publishedTool(ALL_TOOLS.find((x) => x.name === 'list_leads')!);
-    const shown = withApp(t, DESK_URI);
+    const shown = withDesk(t, DESK_URI);
     expect(shown._meta).toEqual({ ui: { resourceUri: DESK_URI }, 'ui/resourceUri': DESK_URI });
     expect({ ...shown, _meta: undefined }).toEqual({ ...t, _meta: undefined });
-    expect(withApp(t, undefined)).toBe(t);
+    expect(withDesk(t, undefined)).toBe(t);
     // The published form itself (what every client gets, cached and built into the binary) has no app.
     expect(t._meta).toBeUndefined();
   });
 
   it('render_template, get_conversation and list_leads carry the desk, and no other tool', () => {
-    const withDesk = ALL_TOOLS.filter((t) => t.app).map((t) => [t.name, t.app]);
+    const withDesk = ALL_TOOLS.filter((t) => t.desk).map((t) => [t.name, t.desk]);
     expect(withDesk.sort()).toEqual([
       ['get_conversation', DESK_URI],
       ['list_leads', DESK_URI],
