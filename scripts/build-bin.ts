@@ -33,7 +33,7 @@ export const NOTICES = `${ROOT}dist/THIRD_PARTY_NOTICES.txt`;
  */
 async function publishedTools(): Promise<string> {
   const { ALL_TOOLS } = (await import(`${ROOT}dist/tools/index.js`)) as typeof import('../tools/index.js');
-  const { publishedTool } = (await import(`${ROOT}dist/src/mcp/tool/publish.js`)) as typeof import('../src/mcp/tool/publish.js');
+  const { publishedTool } = (await import(`${ROOT}dist/src/mcp/declare/publish.js`)) as typeof import('../src/mcp/declare/publish.js');
   return JSON.stringify(Object.fromEntries(ALL_TOOLS.map((t) => [t.name, publishedTool(t)])));
 }
 

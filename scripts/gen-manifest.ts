@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ToolDef } from '../src/mcp/tool/define.js';
+import type { ToolDef } from '../src/mcp/declare/define.js';
 import { ALL_TOOLS } from '../tools/index.js';
 
 /**

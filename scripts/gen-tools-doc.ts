@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { publishedTool } from '../src/mcp/server.js';
-import { checkedInputSchema, checkedOutputSchema } from '../src/mcp/tool/publish.js';
-import type { ToolDef } from '../src/mcp/tool/define.js';
+import { checkedInputSchema, checkedOutputSchema } from '../src/mcp/declare/publish.js';
+import type { ToolDef } from '../src/mcp/declare/define.js';
 import { ALL_TOOLS } from '../tools/index.js';
 import { README, byToolset, renderReadme, toolsetTable } from './readme-tools.js';
 

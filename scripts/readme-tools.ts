@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { ToolDef } from '../src/mcp/tool/define.js';
+import type { ToolDef } from '../src/mcp/declare/define.js';
 
 /**
  * The README's parts that the registry decides, written by `npm run docs:tools` (with

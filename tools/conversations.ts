@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESK_URI } from '../src/mcp/desk/constants.js';
 import { idSchema } from '../src/api/ids.js';
-import { defineTool } from '../src/mcp/tool/define.js';
+import { defineTool } from '../src/mcp/declare/define.js';
 import { runConversation, runDownload } from '../src/mcp/reads/conversation.js';
 import { MANY_LEADS_MAX, MANY_LEADS_MESSAGES, runConversations } from '../src/mcp/reads/conversations.js';
 import { ToolError } from '../src/mcp/errors.js';

@@ -1,5 +1,5 @@
-import { defineTool } from '../src/mcp/tool/define.js';
-import { listOf, objectOf } from '../src/mcp/tool/outputs.js';
+import { defineTool } from '../src/mcp/declare/define.js';
+import { listOf, objectOf } from '../src/mcp/declare/outputs.js';
 import { APPROXIMATE, NOT_COMPUTED, runSummary } from './support/approximate.js';
 
 const WINDOW = { from: 'Window start: day or date-time.', to: 'Window end: day or date-time.' };

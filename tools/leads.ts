@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DESK_URI } from '../src/mcp/desk/constants.js';
-import { defineTool } from '../src/mcp/tool/define.js';
-import { listOf, listOutput, membersOutput, objectOf, writeOutput } from '../src/mcp/tool/outputs.js';
+import { defineTool } from '../src/mcp/declare/define.js';
+import { listOf, listOutput, membersOutput, objectOf, writeOutput } from '../src/mcp/declare/outputs.js';
 import { leadResource } from '../src/api/resources.js';
 import { runProjected } from './support/project.js';
 import { viewOutput } from './support/compact.js';

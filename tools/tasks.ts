@@ -1,5 +1,5 @@
-import { defineTool } from '../src/mcp/tool/define.js';
-import { listOf, writeOutput } from '../src/mcp/tool/outputs.js';
+import { defineTool } from '../src/mcp/declare/define.js';
+import { listOf, writeOutput } from '../src/mcp/declare/outputs.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
 
 export const taskTools = [

@@ -1,6 +1,6 @@
-import { defineTool } from '../src/mcp/tool/define.js';
+import { defineTool } from '../src/mcp/declare/define.js';
 import { DESK_URI } from '../src/mcp/desk/constants.js';
-import { listOf, listOutput, objectOf } from '../src/mcp/tool/outputs.js';
+import { listOf, listOutput, objectOf } from '../src/mcp/declare/outputs.js';
 import { VIEW, viewOutput } from './support/compact.js';
 import { runDraft } from './support/draft.js';
 import { runProjected } from './support/project.js';

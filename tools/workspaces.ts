@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineTool } from '../src/mcp/tool/define.js';
-import { listOf, membersOutput, objectOf } from '../src/mcp/tool/outputs.js';
+import { defineTool } from '../src/mcp/declare/define.js';
+import { listOf, membersOutput, objectOf } from '../src/mcp/declare/outputs.js';
 import { today } from '../src/mcp/view/today.js';
 
 /** get_me's addition: today, so that "tomorrow" or "last 7 days" is counted, not guessed. */

@@ -1,6 +1,6 @@
 import { TOOL_ENDPOINTS } from '../api/endpoints.js';
 import { LIMITS, RATE_LIMITS } from '../api/enums.js';
-import { DUPLICATE_WINDOW_MS, MAX_ITEMS_BOUND, isGuardedCreate } from './tool/shared-args.js';
+import { DUPLICATE_WINDOW_MS, MAX_ITEMS_BOUND, isGuardedCreate } from './declare/shared-args.js';
 import { UNTRUSTED_LINE, UNTRUSTED_NOTE } from './view/fence.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './view/result-budget.js';
 

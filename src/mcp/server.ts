@@ -5,21 +5,21 @@ import type { Logger } from 'pino';
 import type { LimiterEvent } from '../client/index.js';
 import { DEFAULT_TIMEOUTS } from '../client/http.js';
 import type { InboxAccess } from './context/access.js';
-import type { ApiCaller } from './tool/context.js';
+import type { ApiCaller } from './declare/tool-context.js';
 import { errorBody, isUpstreamFailure } from './errors.js';
 import { checkedApi } from './pipeline/response-check.js';
 import { Notices, type RequestLog } from './notices.js';
 import { registerPrompts } from './context/prompts.js';
 import { bindSessionAccess } from './context/session-access.js';
-import { type Hidden, type Selection, selectTools } from './tool/registry.js';
+import { type Hidden, type Selection, selectTools } from './declare/registry.js';
 import { registerResources } from './context/resources/register.js';
-import { publishedTool } from './tool/publish.js';
+import { publishedTool } from './declare/publish.js';
 import { type KeyWrites, keyWrites } from './writes/key-writes.js';
 import { MemoryRecords } from './writes/records.js';
 import { UserIds } from './pipeline/user-ids.js';
 import { ScopeWatch } from './scope-watch.js';
 import { DEFAULT_MAX_RESULT_BYTES } from './view/result-budget.js';
-import type { ToolDef } from './tool/define.js';
+import type { ToolDef } from './declare/define.js';
 import type { ConfirmMode } from './confirm/confirm.js';
 import type { InboxWatch } from './live/inbox-watch.js';
 import { MAX_SUBSCRIPTIONS, Subscriptions } from './live/subscriptions.js';
@@ -64,7 +64,7 @@ interface MeLike {
   workspaces?: { id: string; member_id?: string }[];
 }
 
-export { publishedTool } from './tool/publish.js';
+export { publishedTool } from './declare/publish.js';
 export { SERVER_INSTRUCTIONS } from './instructions.js';
 
 /**

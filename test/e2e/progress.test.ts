@@ -7,7 +7,7 @@ import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { stdioTransport } from '../../scripts/harness/processes.js';
 import { until } from '../helpers/until.js';
 import { BIN, type Relay, parseToolError, startRelay } from './helpers.js';
-import { MAX_ITEMS_BOUND } from '../../src/mcp/tool/shared-args.js';
+import { MAX_ITEMS_BOUND } from '../../src/mcp/declare/shared-args.js';
 
 /**
  * Long work and what the client is told: multi-page list reads with progress and

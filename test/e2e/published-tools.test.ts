@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publishedTool } from '../../src/mcp/tool/publish.js';
+import { publishedTool } from '../../src/mcp/declare/publish.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { sandbox } from '../client/helpers.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { publishedTool } from '../../src/mcp/server.js';
-import { checkedOutputSchema } from '../../src/mcp/tool/publish.js';
+import { checkedOutputSchema } from '../../src/mcp/declare/publish.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { TOOLS_DOC, renderToolsDoc, returnsOf, typeOf } from '../../scripts/gen-tools-doc.js';
 import { README, handWritten, readmeParts, renderReadme } from '../../scripts/readme-tools.js';

@@ -4,7 +4,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
 import { asksFirst } from '../../src/mcp/confirm/confirm.js';
-import { annotationsFor } from '../../src/mcp/tool/annotations.js';
+import { annotationsFor } from '../../src/mcp/declare/annotations.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 
 /** The server in this process and a client that can be asked (elicitation) and always declines: each question is kept. */

@@ -6,7 +6,7 @@ import { STATUSES } from '../../desk/statuses.js';
 import { LEAD_STATUS_INPUT } from '../../src/api/enums.js';
 import { APP_MIME, DESK_URI, UI_EXTENSION } from '../../src/mcp/desk/constants.js';
 import { rendersApps, withDesk } from '../../src/mcp/desk/negotiate.js';
-import { publishedTool } from '../../src/mcp/tool/publish.js';
+import { publishedTool } from '../../src/mcp/declare/publish.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 
 describe('the reply desk is negotiated as the io.modelcontextprotocol/ui extension says', () => {

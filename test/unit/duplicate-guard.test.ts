@@ -4,7 +4,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
-import { DUPLICATE_WINDOW_MS } from '../../src/mcp/tool/shared-args.js';
+import { DUPLICATE_WINDOW_MS } from '../../src/mcp/declare/shared-args.js';
 
 let sb: Sandbox;
 let client: Client;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { endpoint } from '../../src/api/endpoints.js';
 import { ApiError, CancelledError, OutcomeUnknownError } from '../../src/client/errors.js';
 import { errorBody } from '../../src/mcp/errors.js';
-import { DUPLICATE_WINDOW_MS } from '../../src/mcp/tool/shared-args.js';
+import { DUPLICATE_WINDOW_MS } from '../../src/mcp/declare/shared-args.js';
 import type { ToolOutput } from '../../src/mcp/view/output.js';
 import { RecentCreates, mayHaveApplied } from '../../src/mcp/writes/duplicate-guard.js';
 import { MemoryRecords } from '../../src/mcp/writes/records.js';

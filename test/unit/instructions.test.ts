@@ -7,14 +7,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 async function instructionsWith(mocks: { enums?: object; shared?: object; budget?: object }): Promise<string> {
   vi.resetModules();
   if (mocks.enums) vi.doMock('../../src/api/enums.js', async (orig) => ({ ...(await orig<object>()), ...mocks.enums }));
-  if (mocks.shared) vi.doMock('../../src/mcp/tool/shared-args.js', async (orig) => ({ ...(await orig<object>()), ...mocks.shared }));
+  if (mocks.shared) vi.doMock('../../src/mcp/declare/shared-args.js', async (orig) => ({ ...(await orig<object>()), ...mocks.shared }));
   if (mocks.budget) vi.doMock('../../src/mcp/view/result-budget.js', async (orig) => ({ ...(await orig<object>()), ...mocks.budget }));
   return (await import('../../src/mcp/instructions.js')).SERVER_INSTRUCTIONS;
 }
 
 afterEach(() => {
   vi.doUnmock('../../src/api/enums.js');
-  vi.doUnmock('../../src/mcp/tool/shared-args.js');
+  vi.doUnmock('../../src/mcp/declare/shared-args.js');
   vi.doUnmock('../../src/mcp/view/result-budget.js');
   vi.resetModules();
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkedInputSchema } from '../../src/mcp/tool/publish.js';
+import { checkedInputSchema } from '../../src/mcp/declare/publish.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 
 /** Every array in a JSON schema without maxItems, by its path. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, CancelledError } from '../../src/client/index.js';
-import type { ApiCaller } from '../../src/mcp/tool/context.js';
+import type { ApiCaller } from '../../src/mcp/declare/tool-context.js';
 import { multiPageApi, multiPageSummary, readPages } from '../../src/mcp/pipeline/multipage.js';
 import { endpoint } from '../../src/api/endpoints.js';
 import { ALL_TOOLS } from '../../tools/index.js';
-import { MAX_ITEMS_BOUND, MULTI_PAGE_ARGS, isMultiPage, itemBound } from '../../src/mcp/tool/shared-args.js';
+import { MAX_ITEMS_BOUND, MULTI_PAGE_ARGS, isMultiPage, itemBound } from '../../src/mcp/declare/shared-args.js';
 
 type Req = { path?: Record<string, string>; query?: Record<string, unknown>; signal?: AbortSignal };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { publishedTool } from '../../src/mcp/tool/publish.js';
-import { portableSchema } from '../../src/mcp/tool/portable.js';
+import { publishedTool } from '../../src/mcp/declare/publish.js';
+import { portableSchema } from '../../src/mcp/declare/portable.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 
 /**

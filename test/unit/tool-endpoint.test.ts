@@ -2,7 +2,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { type Endpoint, endpoint } from '../../src/api/endpoints.js';
 import { ID_PREFIXES } from '../../src/api/ids.js';
-import type { ToolContext } from '../../src/mcp/tool/context.js';
+import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
 import { Fence } from '../../src/mcp/view/fence.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { runPlain, runProjected } from '../../tools/support/project.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TOOL_ENDPOINTS } from '../../src/api/endpoints.js';
 import { SERVER_INSTRUCTIONS, publishedTool } from '../../src/mcp/server.js';
-import { SAID_ONCE } from '../../src/mcp/tool/publish.js';
+import { SAID_ONCE } from '../../src/mcp/declare/publish.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 
 const published = ALL_TOOLS.map(publishedTool);

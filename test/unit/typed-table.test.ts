@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type BodyOf, ENDPOINTS, type EndpointName, type PathOf, type QueryOf, type ToolEndpointName, endpoint, pathIdsOf } from '../../src/api/endpoints.js';
-import { defineTool } from '../../src/mcp/tool/define.js';
-import { listOf } from '../../src/mcp/tool/outputs.js';
+import { defineTool } from '../../src/mcp/declare/define.js';
+import { listOf } from '../../src/mcp/declare/outputs.js';
 import type { HandlerOf, HandlerTable } from '../../src/sandbox/context.js';
 import { HANDLER_TABLE } from '../../src/sandbox/handlers/index.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolContext } from '../../src/mcp/tool/context.js';
+import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
 import type { ToolOutput } from '../../src/mcp/view/output.js';
 import { runPlain } from './project.js';
 

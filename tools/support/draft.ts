@@ -1,6 +1,6 @@
 import { ApiError } from '../../src/client/errors.js';
 import { ToolError } from '../../src/mcp/errors.js';
-import type { ToolContext } from '../../src/mcp/tool/context.js';
+import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
 import { type Fence, UNTRUSTED_LINE, UNTRUSTED_MARK } from '../../src/mcp/view/fence.js';
 import type { ToolOutput } from '../../src/mcp/view/output.js';
 import { runPlain } from './project.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { splitArgs } from '../../src/mcp/pipeline/split-args.js';
-import type { ToolContext } from '../../src/mcp/tool/context.js';
+import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
 import { oneLines } from '../../src/mcp/view/lines.js';
 import { isOutsideField } from '../../src/mcp/view/shape.js';
 import type { ToolOutput } from '../../src/mcp/view/output.js';

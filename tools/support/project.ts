@@ -1,5 +1,5 @@
 import { splitArgs } from '../../src/mcp/pipeline/split-args.js';
-import type { ToolContext } from '../../src/mcp/tool/context.js';
+import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
 import { oneLines, pageTable } from '../../src/mcp/view/lines.js';
 import { COMPACT, type CompactKind } from './compact.js';
 import type { ToolOutput } from '../../src/mcp/view/output.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorBody } from '../../src/mcp/errors.js';
 import { CONVERSATION_CAP, subjectTopic } from '../../src/mcp/reads/conversation.js';
-import type { ToolContext } from '../../src/mcp/tool/context.js';
+import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
 
 type Row = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { splitArgs } from '../../src/mcp/pipeline/split-args.js';
-import type { ToolContext } from '../../src/mcp/tool/context.js';
+import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
 import { writeLines } from '../../src/mcp/view/lines.js';
 import type { ToolOutput } from '../../src/mcp/view/output.js';
 

@@ -1,8 +1,8 @@
 import { inputRequired, inputResponse } from '@modelcontextprotocol/server';
 import type { ClientCapabilities, InputRequiredResult, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { ToolError } from '../errors.js';
-import type { ApiCaller } from '../tool/context.js';
-import type { ToolDef } from '../tool/define.js';
+import type { ApiCaller } from '../declare/tool-context.js';
+import type { ToolDef } from '../declare/define.js';
 import { oneLineReason } from '../view/quote.js';
 import { NO_FIELDS } from './answers.js';
 import { type ConfirmMode, asksFirst, declined, questionFor } from './confirm.js';

@@ -1,7 +1,7 @@
-import type { ApiCaller } from '../tool/context.js';
-import type { ToolDef } from '../tool/types.js';
+import type { ApiCaller } from '../declare/tool-context.js';
+import type { ToolDef } from '../declare/types.js';
 
-export type { ConfirmSpec } from '../tool/types.js';
+export type { ConfirmSpec } from '../declare/types.js';
 import { ToolError } from '../errors.js';
 import { quoted } from '../view/quote.js';
 

@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { isId, isWorkspaceSlug } from '../../api/ids.js';
-import type { ApiCaller } from '../tool/context.js';
+import type { ApiCaller } from '../declare/tool-context.js';
 
 /** What resources, prompts and completions need of the server: the client and what GET /v1/me said. */
 export interface InboxAccess {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { LimiterState } from '../../client/index.js';
 import { RATE_LIMITS } from '../../api/enums.js';
 import { type Clock, type Timer, systemClock } from '../../clock.js';
-import type { ApiCaller } from '../tool/context.js';
+import type { ApiCaller } from '../declare/tool-context.js';
 import { KnownLeads } from './known-leads.js';
 import { PollBudget, WATCH_SHARE } from './poll-budget.js';
 

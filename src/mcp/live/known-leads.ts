@@ -1,5 +1,5 @@
 import { ApiError } from '../../client/errors.js';
-import type { ApiCaller } from '../tool/context.js';
+import type { ApiCaller } from '../declare/tool-context.js';
 
 /** Lead ids remembered across every workspace a watch has seen; the oldest go first past this. */
 export const KNOWN_LEADS_MAX = 10_000;

@@ -1,5 +1,5 @@
 import type { Endpoint } from '../../api/endpoints.js';
-import type { ApiCaller } from '../tool/context.js';
+import type { ApiCaller } from '../declare/tool-context.js';
 
 type Query = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import type { CallOptions, CallResult, PageProgress } from '../../client/index.js';
 import { isReplyInboxError } from '../../client/errors.js';
 import { paginate } from '../../client/paginate.js';
-import type { ApiCaller } from '../tool/context.js';
+import type { ApiCaller } from '../declare/tool-context.js';
 
 export interface MultiPageEnvelope {
   object: 'list';

@@ -3,7 +3,7 @@ import { checkHint } from '../../client/retry.js';
 import { type Endpoint, endpoint as endpointByName } from '../../api/endpoints.js';
 import { RESOURCES, effectsSchema, listEnvelope } from '../../api/resources.js';
 import { InvalidResponseError } from '../errors.js';
-import type { ApiCaller } from '../tool/context.js';
+import type { ApiCaller } from '../declare/tool-context.js';
 
 const cache = new Map<string, z.ZodType>();
 /** Each schema compiled once: the generated validator checks the same rules in a third of the time and builds no copy. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isDay } from '../../api/dates.js';
 import { VALUE_ALIASES } from '../../api/enums.js';
 import { isId } from '../../api/ids.js';
-import type { ToolDef } from '../tool/define.js';
+import type { ToolDef } from '../declare/define.js';
 import type { UserIds } from './user-ids.js';
 
 /**

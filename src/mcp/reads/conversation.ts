@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { htmlToText } from '../../api/text.js';
 import { redactSecrets } from '../../redact.js';
 import { notFound } from '../errors.js';
-import type { ToolContext } from '../tool/context.js';
+import type { ToolContext } from '../declare/tool-context.js';
 import { type Fence, UNTRUSTED_LINE } from '../view/fence.js';
 import { oneLine } from '../view/lines.js';
 import { isOutsideField, isPlainMediaType } from '../view/shape.js';

@@ -3,7 +3,7 @@ import { ENDPOINTS, type Endpoint } from '../../api/endpoints.js';
 import { ApiError, CancelledError, LimiterUnavailableError, NetworkError, OutcomeUnknownError, ReplyInboxError, TimeoutError } from '../../client/errors.js';
 import { checkHint } from '../../client/retry.js';
 import { InvalidResponseError, ToolError, typed } from '../errors.js';
-import { isGuardedCreate } from '../tool/shared-args.js';
+import { isGuardedCreate } from '../declare/shared-args.js';
 import type { ToolOutput } from '../view/output.js';
 import { RecordKeeper } from './records.js';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { DUPLICATE_WINDOW_MS } from '../tool/shared-args.js';
+import { DUPLICATE_WINDOW_MS } from '../declare/shared-args.js';
 
 /**
  * Where one key's write records live: small strings under names, each with its own expiry,

@@ -1,6 +1,6 @@
 import { ResourceTemplate } from '@modelcontextprotocol/server';
 import { readPages } from '../../pipeline/multipage.js';
-import { MAX_ITEMS_BOUND } from '../../tool/shared-args.js';
+import { MAX_ITEMS_BOUND } from '../../declare/shared-args.js';
 import { TEMPLATE, URI } from '../../view/links.js';
 import { withinBudget } from '../../view/result-budget.js';
 import { workspaceOr } from '../access.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Endpoint, ToolEndpointName, Toolset } from '../../api/endpoints.js';
-import type { ToolContext } from './context.js';
+import type { ToolContext } from './tool-context.js';
 import type { ToolOutput } from '../view/output.js';
 
 // How a tool is declared (ToolSpec) and what the registry holds (ToolDef): types only, so the
