@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_WINDOW_DAYS, isWindow, reportWindow } from '../../src/mcp/context/report-window.js';
+import { MAX_WINDOW_DAYS, isWindow, reportWindow } from '../../src/mcp/resources-prompts/report-window.js';
 
 const NOW = new Date('2026-11-20T23:30:00Z');
 

@@ -2,7 +2,7 @@ import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { InboxServer } from '../../src/mcp/server.js';
-import { sessionCompleter } from '../../src/mcp/context/session-access.js';
+import { sessionCompleter } from '../../src/mcp/resources-prompts/session-access.js';
 
 /** One session of a key that reaches these workspaces; the API is never called by a workspace completion. */
 function session(workspaces: string[], scopes = ['workspaces:read']) {

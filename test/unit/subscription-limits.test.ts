@@ -3,7 +3,7 @@ import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/client/errors.js';
 import type { LimiterState } from '../../src/client/index.js';
-import type { InboxAccess } from '../../src/mcp/context/access.js';
+import type { InboxAccess } from '../../src/mcp/resources-prompts/access.js';
 import { InboxWatch, LINGER_MS, type WatchApi } from '../../src/mcp/live/inbox-watch.js';
 import { MAX_SUBSCRIPTIONS, Subscriptions } from '../../src/mcp/live/subscriptions.js';
 

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { SERVER_INSTRUCTIONS } from '../../src/mcp/instructions.js';
-import { TRIAGE_STATUSES } from '../../src/mcp/context/prompts.js';
+import { TRIAGE_STATUSES } from '../../src/mcp/resources-prompts/prompts.js';
 import { LIST_LEADS_PAGE } from '../../tools/leads.js';
 import { useInProcessServer } from '../helpers/in-process.js';
 

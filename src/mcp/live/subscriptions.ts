@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { isId, isWorkspaceSlug } from '../../api/ids.js';
-import { type InboxAccess, hasScope } from '../context/access.js';
+import { type InboxAccess, hasScope } from '../resources-prompts/access.js';
 import { TEMPLATE, URI } from '../view/links.js';
 import type { InboxChange, InboxWatch } from './inbox-watch.js';
 
