@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/client/index.js';
 import type { InboxAccess } from '../../src/mcp/resources-prompts/access.js';
-import { MAX_COMPLETIONS, completeAssignee, completeFrom, completeLead, completeTemplate, completeWorkspace } from '../../src/mcp/resources-prompts/completions.js';
+import {
+  MAX_COMPLETIONS,
+  completeAssignee,
+  completeFrom,
+  completeLead,
+  completeTemplate,
+  completeWorkspace,
+} from '../../src/mcp/resources-prompts/completions.js';
 
 type Call = { name: string; path?: Record<string, string>; query?: Record<string, unknown> };
 
