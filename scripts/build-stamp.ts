@@ -16,6 +16,7 @@ export const BUILD_INPUTS = [
   'desk',
   'scripts/build-bin.ts',
   'scripts/third-party-notices.ts',
+  'scripts/vendored-licences',
   'scripts/build-desk.ts',
   'scripts/desk/page',
   'scripts/build-stamp.ts',

@@ -2,6 +2,17 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 
+/**
+ * Licences of packages that a bundled package carries inside its own files (the MCP SDK v2's
+ * dist vendors ajv, fast-uri and others): node_modules has no folder of theirs to read the
+ * licence from, so each is kept here, as the package published it, named NAME@VERSION.txt,
+ * its first line `license: SPDX`.
+ */
+const VENDORED_LICENCES = new URL('./vendored-licences/', import.meta.url).pathname;
+
+/** A bundler's region marker naming the package a stretch of a vendored file came from. */
+const VENDORED_REGION = /^\/\/#region \S*?node_modules\/\.pnpm\/(@[^+/]+\+)?([^@/]+)@([^_/]+)/gm;
+
 /** One package esbuild copied into the binary, with what its licence asks us to pass on. */
 export interface BundledPackage {
   name: string;
@@ -23,14 +34,40 @@ function licenseText(dir: string): string {
   return readFileSync(join(dir, file), 'utf8').trim();
 }
 
-/** Every package the metafile says went into the output, sorted by name, each once. */
+/** The packages vendored inside the bundled input files, as `name@version`. */
+export function vendoredIn(files: readonly string[]): string[] {
+  const found = new Set<string>();
+  for (const file of files) {
+    for (const m of readFileSync(file, 'utf8').matchAll(VENDORED_REGION)) found.add(`${m[1] ? `${m[1].slice(0, -1)}/` : ''}${m[2]}@${m[3]}`);
+  }
+  return [...found];
+}
+
+/** A vendored package's entry, from the licence kept in scripts/vendored-licences/. */
+function vendoredPackage(id: string): BundledPackage {
+  const file = join(VENDORED_LICENCES, `${id.replace('/', '+')}.txt`);
+  if (!existsSync(file))
+    throw new Error(`${id} is vendored inside a bundled package but ${file} is missing: add its licence, as published, before shipping it`);
+  const [first, ...rest] = readFileSync(file, 'utf8').split('\n');
+  const license = /^license: (\S+)$/.exec(first ?? '')?.[1];
+  if (!license) throw new Error(`${file} must start with a line "license: SPDX"`);
+  const at = id.lastIndexOf('@');
+  return { name: id.slice(0, at), version: id.slice(at + 1), license, text: rest.join('\n').trim() };
+}
+
+/** Every package the metafile says went into the output, and those vendored inside them, sorted by name, each once. */
 export function bundledPackages(metafile: Metafile, root: string): BundledPackage[] {
   const dirs = new Set<string>();
-  for (const input of Object.keys(metafile.inputs)) {
+  const inputs = Object.keys(metafile.inputs);
+  for (const input of inputs) {
     const dir = packageDir(input);
     if (dir) dirs.add(dir);
   }
   const byName = new Map<string, BundledPackage>();
+  for (const id of vendoredIn(inputs.filter((i) => packageDir(i)).map((i) => join(root, i)))) {
+    const p = vendoredPackage(id);
+    byName.set(`${p.name}@${p.version}`, p);
+  }
   for (const dir of dirs) {
     const abs = join(root, dir);
     const manifest = join(abs, 'package.json');

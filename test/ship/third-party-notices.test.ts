@@ -19,18 +19,34 @@ const inputPackages = [
   ),
 ].sort();
 
+/** Packages the MCP SDK carries inside its own bundled files, from their region markers, read here independently. */
+const vendored = [
+  ...new Set(
+    Object.keys(meta.inputs)
+      .filter((p) => p.includes('node_modules/@modelcontextprotocol/'))
+      .flatMap((p) => [...readFileSync(join(ROOT, p), 'utf8').matchAll(/^\/\/#region \S*\.pnpm\/([^@/]+)@/gm)].map((m) => m[1]!)),
+  ),
+].sort();
+
 describe('dist/THIRD_PARTY_NOTICES.txt: every package bundled into the binary, with its licence', () => {
   it('names each package esbuild put into the binary, once, with version and licence', () => {
     expect(inputPackages.length).toBeGreaterThan(10);
     const listed = [...notices.matchAll(/^- (\S+) (\S+) \(([^)]+)\)$/gm)].map((m) => m[1]!);
-    expect(listed.sort()).toEqual(inputPackages);
-    expect(notices).toContain(`these ${inputPackages.length} packages`);
+    expect(listed.sort()).toEqual([...inputPackages, ...vendored].sort());
+    expect(notices).toContain(`these ${inputPackages.length + vendored.length} packages`);
   });
 
   it('carries each licence text verbatim, the MCP SDK v2 packages (Apache-2.0, not MIT) included', () => {
     for (const p of bundledPackages(meta, ROOT)) expect(notices).toContain(`${p.name} ${p.version}, ${p.license}\n\n${p.text}`);
     for (const sdk of ['server', 'core', 'node']) expect(notices).toMatch(new RegExp(`^- @modelcontextprotocol/${sdk} \\S+ \\(Apache-2\\.0\\)$`, 'm'));
     expect(notices).toMatch(/Apache License/);
+  });
+
+  it('the packages vendored inside the MCP SDK v2 (ajv, fast-uri: BSD-3-Clause) are listed with their own licences', () => {
+    expect(vendored).toEqual(expect.arrayContaining(['ajv', 'fast-uri']));
+    expect(notices).toMatch(/^- fast-uri \S+ \(BSD-3-Clause\)$/m);
+    expect(notices).toMatch(/fast-uri \S+, BSD-3-Clause\n\nCopyright \(c\) 2011-2021, Gary Court/);
+    expect(notices).toMatch(/ajv \S+, MIT\n\nThe MIT License \(MIT\)\n\nCopyright \(c\) 2015-2021 Evgeny Poberezkin/);
   });
 
   it('ioredis, loaded as a package with --redis, is not bundled and not listed', () => {
