@@ -8,7 +8,7 @@ import type { InboxAccess } from './resources-prompts/access.js';
 import type { ApiCaller } from './declare/tool-context.js';
 import { errorBody, isUpstreamFailure } from './errors.js';
 import { checkedApi } from './pipeline/response-check.js';
-import { Notices, type RequestLog } from './notices.js';
+import { ClientLog, type RequestLog } from './client-log.js';
 import { registerPrompts } from './resources-prompts/prompts.js';
 import { bindSessionAccess } from './resources-prompts/session-access.js';
 import { type Hidden, type Selection, selectTools } from './declare/registry.js';
@@ -81,7 +81,7 @@ export class InboxServer {
   private scopes: ReadonlySet<string> | null = null;
   private refreshed = false;
   private refreshing: Promise<boolean> | null = null;
-  private readonly notices: Notices;
+  private readonly clientLog: ClientLog;
   private readonly desk: RegisteredResource;
   /** This key's confirmation states (2026-07-28): the codec its instances share, the answers already used. */
   private readonly confirmState: KeyConfirm;
@@ -112,7 +112,7 @@ export class InboxServer {
         cacheHints: cacheHints((o.scopeRefreshSeconds ?? 300) * 1000),
       },
     );
-    this.notices = new Notices(this.mcp, o.log);
+    this.clientLog = new ClientLog(this.mcp, o.log);
     this.writes = o.writes ?? keyWrites(new MemoryRecords(o.now), { ...(o.now ? { now: o.now } : {}), log: o.log });
     this.confirmState = o.confirmState ?? keyConfirm(processConfirmKey(), this.writes.records);
     this.api = checkedApi(o.api);
@@ -124,7 +124,7 @@ export class InboxServer {
     });
     const deps = this.callDeps();
     server.setRequestHandler('tools/call', (req, ctx) =>
-      this.notices.during(requestLog(ctx), () =>
+      this.clientLog.during(requestLog(ctx), () =>
         callTool(deps, req.params.name, req.params.arguments, {
           signal: ctx.mcpReq.signal,
           requestId: ctx.mcpReq.id,
@@ -139,7 +139,7 @@ export class InboxServer {
     bindSessionAccess(server, access, o.log, (ctx, run) => {
       // A 2026-07-28 client says what it renders on each request, not once at initialize.
       if (this.modern && rendersApps(clientCapabilities(server, ctx))) this.desk.enable();
-      return this.notices.during(requestLog(ctx), run);
+      return this.clientLog.during(requestLog(ctx), run);
     });
     // Declared after the binding: given to McpServer's constructor, it would set the resource handlers unbound.
     if (o.inboxWatch) server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
@@ -154,7 +154,7 @@ export class InboxServer {
     server.oninitialized = () => {
       initialized?.();
       if (rendersApps(server.getClientCapabilities())) desk.enable();
-      this.notices.flush();
+      this.clientLog.flush();
       this.watch.start();
     };
     const closed = server.onclose;
@@ -167,13 +167,13 @@ export class InboxServer {
 
   /**
    * A 2026-07-28 connection or request has no initialize: start here what the handshake starts
-   * on a 2025 one. Notices made before it stay in the log on stderr: this revision has no
+   * on a 2025 one. ClientLog made before it stay in the log on stderr: this revision has no
    * unrequested log message to carry them.
    */
   openModern(): void {
     this.modern = true;
-    this.notices.drop();
-    this.notices.perRequest();
+    this.clientLog.drop();
+    this.clientLog.perRequest();
   }
 
   /** Start re-reading the key's scopes on a timer: for a server that lives as long as its connection. */
@@ -192,7 +192,7 @@ export class InboxServer {
 
   /** The client's limiter saw a bucket spent or a 429: tell the MCP client's log (ClientOptions.onLimiterEvent). */
   limiterEvent(e: LimiterEvent): void {
-    this.notices.limiter(e);
+    this.clientLog.limiter(e);
   }
 
   /** What resources, prompts and subscriptions read through: this key's API, scopes and workspaces. */
@@ -248,7 +248,7 @@ export class InboxServer {
     const hiddenNow = scopeHidden(hidden);
     if (hiddenNow.length > 0 && (first || hiddenNow.join(',') !== hiddenBefore.join(','))) {
       const scopes = [...new Set(this.o.tools.filter((t) => hiddenNow.includes(t.name)).map((t) => t.endpoint.scope))].join(', ');
-      this.notices.send('notice', `${hiddenNow.length} tool(s) hidden: the key cannot use the scope ${scopes}: ${hiddenNow.join(', ')}.`, {
+      this.clientLog.send('notice', `${hiddenNow.length} tool(s) hidden: the key cannot use the scope ${scopes}: ${hiddenNow.join(', ')}.`, {
         event: 'tools_hidden',
         tools: hiddenNow,
       });
@@ -261,7 +261,7 @@ export class InboxServer {
       const what = [added.length ? `now available: ${added.join(', ')}` : '', removed.length ? `no longer available: ${removed.join(', ')}` : '']
         .filter(Boolean)
         .join('; ');
-      this.notices.send('notice', `The key's scopes changed, the tool list is updated: ${what}.`, { event: 'tools_changed', added, removed });
+      this.clientLog.send('notice', `The key's scopes changed, the tool list is updated: ${what}.`, { event: 'tools_changed', added, removed });
       if (this.mcp.isConnected()) this.mcp.sendToolListChanged();
     }
     return changed;
@@ -278,7 +278,7 @@ export class InboxServer {
       await this.refresh({ force: true });
     } catch (err) {
       const body = errorBody(err, 'get_me');
-      this.notices.send('warning', `Could not re-read the key's scopes (GET /v1/me): ${body.error.code}: ${body.error.message}`, {
+      this.clientLog.send('warning', `Could not re-read the key's scopes (GET /v1/me): ${body.error.code}: ${body.error.message}`, {
         event: 'scope_refresh_failed',
         code: body.error.code,
       });
@@ -324,7 +324,7 @@ export class InboxServer {
   private failed(err: unknown, what: string): void {
     const body = errorBody(err, what);
     if (isUpstreamFailure(body.error.code)) {
-      this.notices.send('error', `${what} failed upstream: ${body.error.code}: ${body.error.message}`, {
+      this.clientLog.send('error', `${what} failed upstream: ${body.error.code}: ${body.error.message}`, {
         event: 'upstream_failure',
         what,
         code: body.error.code,

@@ -12,15 +12,15 @@ const TO_PINO: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error' | 'fatal
   alert: 'fatal',
   emergency: 'fatal',
 };
-/** Notices made before a client is connected wait for it, up to this many. */
+/** ClientLog made before a client is connected wait for it, up to this many. */
 const MAX_PENDING = 20;
-/** The same throttling notice is not repeated within this window: one per burst is enough. */
+/** The same throttling message is not repeated within this window: one per burst is enough. */
 const REPEAT_MS = 10_000;
 
 /** A request's own log: the SDK sends at most what the request's level lets through. */
 export type RequestLog = (level: LoggingLevel, data: Record<string, unknown>) => Promise<void>;
 
-interface Notice {
+interface LogEntry {
   level: LoggingLevel;
   message: string;
   fields: Record<string, unknown>;
@@ -32,11 +32,11 @@ interface Notice {
  * the client set with logging/setLevel; it keeps that level per session, so each send
  * names this connection's session.
  */
-export class Notices {
-  private pending: Notice[] = [];
+export class ClientLog {
+  private pending: LogEntry[] = [];
   private lastSent = new Map<string, number>();
   /**
-   * Revision 2026-07-28 has no message the client did not ask for: a notice goes to the requests
+   * Revision 2026-07-28 has no message the client did not ask for: a message goes to the requests
    * being answered now, each at the level its own `_meta` asks for (none when it names none).
    * Null while serving a 2025 session.
    */
@@ -54,9 +54,9 @@ export class Notices {
       this.lastSent.set(repeatKey, now);
     }
     this.log[TO_PINO[level]](fields, message);
-    const notice = { level, message, fields };
-    if (this.mcp.isConnected()) this.deliver(notice);
-    else if (this.pending.length < MAX_PENDING) this.pending.push(notice);
+    const entry = { level, message, fields };
+    if (this.mcp.isConnected()) this.deliver(entry);
+    else if (this.pending.length < MAX_PENDING) this.pending.push(entry);
   }
 
   /** Once the client finished its handshake: what happened before it could listen. */
@@ -71,12 +71,12 @@ export class Notices {
     this.pending = [];
   }
 
-  /** Serving revision 2026-07-28: notices go to the requests under way (during), never on their own. */
+  /** Serving revision 2026-07-28: messages go to the requests under way (during), never on their own. */
   perRequest(): void {
     this.requests ??= new Set();
   }
 
-  /** While `run` answers a request, its log hears the notices (2026-07-28 only; a 2025 session hears them anyway). */
+  /** While `run` answers a request, its log hears the messages (2026-07-28 only; a 2025 session hears them anyway). */
   async during<T>(log: RequestLog, run: () => Promise<T>): Promise<T> {
     const requests = this.requests;
     requests?.add(log);
@@ -89,11 +89,11 @@ export class Notices {
 
   /** The client's limiter told us a bucket is spent or the API answered 429. */
   limiter(e: LimiterEvent): void {
-    const n = limiterNotice(e);
+    const n = limiterLogEntry(e);
     if (n) this.send(n.level, n.message, n.fields, `${e.type}:${'bucket' in e ? e.bucket : ''}`);
   }
 
-  private deliver(n: Notice): void {
+  private deliver(n: LogEntry): void {
     const data = { message: n.message, ...n.fields };
     if (this.requests) {
       for (const log of this.requests) void log(n.level, data).catch(() => undefined);
@@ -107,7 +107,7 @@ export class Notices {
 }
 
 /** Which limiter events a person watching the client should hear about. */
-export function limiterNotice(e: LimiterEvent): Notice | null {
+export function limiterLogEntry(e: LimiterEvent): LogEntry | null {
   const at = (ms: number | null | undefined) => (ms ? ` (refill at ${new Date(ms).toISOString()})` : '');
   switch (e.type) {
     case 'exhausted':

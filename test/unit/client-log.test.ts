@@ -4,7 +4,7 @@ import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
-import { Notices, limiterNotice } from '../../src/mcp/notices.js';
+import { ClientLog, limiterLogEntry } from '../../src/mcp/client-log.js';
 
 /** A server with the logging capability, a client collecting its log messages, and what went to the pino stream. */
 function rig() {
@@ -16,7 +16,7 @@ function rig() {
     },
   });
   const mcp = new McpServer({ name: 't', version: '0' }, { capabilities: { logging: {} } });
-  const notices = new Notices(mcp, createLogger('t', 'info', sink));
+  const clientLog = new ClientLog(mcp, createLogger('t', 'info', sink));
   const client = new Client({ name: 'c', version: '0' });
   const received: { level: string; logger?: string; data?: any }[] = [];
   client.setNotificationHandler('notifications/message', (n) => void received.push(n.params as (typeof received)[number]));
@@ -25,7 +25,7 @@ function rig() {
     await mcp.connect(a);
     await client.connect(b);
   };
-  return { mcp, notices, client, received, connect, logged: () => written };
+  return { mcp, clientLog, client, received, connect, logged: () => written };
 }
 let open: ReturnType<typeof rig> | null = null;
 afterEach(async () => {
@@ -34,10 +34,10 @@ afterEach(async () => {
 });
 
 describe('Notable events go to stderr and to the MCP client as notifications/message', () => {
-  it('a notice reaches the client with its level, our logger name and the fields, and the log stream', async () => {
+  it('a message reaches the client with its level, our logger name and the fields, and the log stream', async () => {
     const r = (open = rig());
     await r.connect();
-    r.notices.send('warning', 'bucket spent', { event: 'throttled', bucket: 'read' });
+    r.clientLog.send('warning', 'bucket spent', { event: 'throttled', bucket: 'read' });
     await sleep(10);
     expect(r.received).toEqual([{ level: 'warning', logger: 'reply-inbox-mcp', data: { message: 'bucket spent', event: 'throttled', bucket: 'read' } }]);
     expect(JSON.parse(r.logged().trim())).toMatchObject({ level: 40, msg: 'bucket spent', event: 'throttled' });
@@ -47,32 +47,32 @@ describe('Notable events go to stderr and to the MCP client as notifications/mes
     const r = (open = rig());
     await r.connect();
     await r.client.setLoggingLevel('error');
-    r.notices.send('warning', 'a warning');
-    r.notices.send('notice', 'a notice');
-    r.notices.send('error', 'an error');
+    r.clientLog.send('warning', 'a warning');
+    r.clientLog.send('notice', 'a notice');
+    r.clientLog.send('error', 'an error');
     await sleep(10);
     expect(r.received.map((m) => m.data.message)).toEqual(['an error']);
     expect(r.logged()).toMatch(/a warning[\s\S]*a notice[\s\S]*an error/);
   });
 
-  it('notices made before a client is connected wait for it and are sent on flush, once', async () => {
+  it('messages made before a client is connected wait for it and are sent on flush, once', async () => {
     const r = (open = rig());
-    r.notices.send('notice', '3 tools hidden', { event: 'tools_hidden' });
+    r.clientLog.send('notice', '3 tools hidden', { event: 'tools_hidden' });
     await r.connect();
     await sleep(10);
     expect(r.received).toEqual([]);
-    r.notices.flush();
-    r.notices.flush();
+    r.clientLog.flush();
+    r.clientLog.flush();
     await sleep(10);
     expect(r.received.map((m) => m.data.event)).toEqual(['tools_hidden']);
   });
 
-  it('the same throttling notice is not repeated within its window; another bucket is', async () => {
+  it('the same throttling message is not repeated within its window; another bucket is', async () => {
     const r = (open = rig());
     await r.connect();
-    r.notices.limiter({ type: 'rate_limited', bucket: 'read', retryAfter: 5, refillAt: Date.now() + 5000 });
-    r.notices.limiter({ type: 'rate_limited', bucket: 'read', retryAfter: 5, refillAt: Date.now() + 5000 });
-    r.notices.limiter({ type: 'rate_limited', bucket: 'upstream', retryAfter: 5, refillAt: Date.now() + 5000 });
+    r.clientLog.limiter({ type: 'rate_limited', bucket: 'read', retryAfter: 5, refillAt: Date.now() + 5000 });
+    r.clientLog.limiter({ type: 'rate_limited', bucket: 'read', retryAfter: 5, refillAt: Date.now() + 5000 });
+    r.clientLog.limiter({ type: 'rate_limited', bucket: 'upstream', retryAfter: 5, refillAt: Date.now() + 5000 });
     await sleep(10);
     expect(r.received.map((m) => m.data.bucket)).toEqual(['read', 'upstream']);
   });
@@ -80,21 +80,21 @@ describe('Notable events go to stderr and to the MCP client as notifications/mes
 
 describe('Which limiter events a person hears about: a bucket spent, a 429; not refills or limit changes', () => {
   it('exhausted, rate_limited and too_many_concurrent are warnings naming the bucket', () => {
-    const exhausted = limiterNotice({ type: 'exhausted', bucket: 'upstream', queued: 2, refillAt: Date.parse('2026-11-20T12:01:00Z') });
+    const exhausted = limiterLogEntry({ type: 'exhausted', bucket: 'upstream', queued: 2, refillAt: Date.parse('2026-11-20T12:01:00Z') });
     expect(exhausted).toMatchObject({ level: 'warning', fields: { event: 'throttled', bucket: 'upstream', queued: 2 } });
     expect(exhausted!.message).toBe("Rate bucket 'upstream' is spent for this window: 2 call(s) wait for the refill (refill at 2026-11-20T12:01:00.000Z).");
-    expect(limiterNotice({ type: 'rate_limited', bucket: null, retryAfter: undefined, refillAt: 0 })).toMatchObject({
+    expect(limiterLogEntry({ type: 'rate_limited', bucket: null, retryAfter: undefined, refillAt: 0 })).toMatchObject({
       level: 'warning',
       fields: { event: 'rate_limited', bucket: null, retry_after: null },
     });
-    expect(limiterNotice({ type: 'too_many_concurrent', retryAfter: 1 })).toMatchObject({
+    expect(limiterLogEntry({ type: 'too_many_concurrent', retryAfter: 1 })).toMatchObject({
       level: 'warning',
       fields: { event: 'too_many_concurrent', retry_after: 1 },
     });
   });
 
-  it('a rate header clamped to two windows is a notice naming the header and the wait believed', () => {
-    const n = limiterNotice({ type: 'header_clamped', header: 'retry-after', value: '1000000000 s', boundMs: 120_000 });
+  it('a rate header clamped to two windows is a message naming the header and the wait believed', () => {
+    const n = limiterLogEntry({ type: 'header_clamped', header: 'retry-after', value: '1000000000 s', boundMs: 120_000 });
     expect(n).toMatchObject({ level: 'notice', fields: { event: 'header_clamped', header: 'retry-after', bound_ms: 120_000 } });
     expect(n!.message).toBe(
       "The API's retry-after header (1000000000 s) points further ahead than two rate windows; the client waits at most 120 seconds for it.",
@@ -102,29 +102,29 @@ describe('Which limiter events a person hears about: a bucket spent, a 429; not 
   });
 
   it('refill, step_back and limit_changed are not notable', () => {
-    expect(limiterNotice({ type: 'refill', buckets: ['read'], windowEnd: null })).toBeNull();
-    expect(limiterNotice({ type: 'step_back', bucket: 'read' })).toBeNull();
-    expect(limiterNotice({ type: 'limit_changed', bucket: 'read', limit: 100, source: 'me' })).toBeNull();
+    expect(limiterLogEntry({ type: 'refill', buckets: ['read'], windowEnd: null })).toBeNull();
+    expect(limiterLogEntry({ type: 'step_back', bucket: 'read' })).toBeNull();
+    expect(limiterLogEntry({ type: 'limit_changed', bucket: 'read', limit: 100, source: 'me' })).toBeNull();
   });
 });
 
-describe('revision 2026-07-28: a notice goes only to the requests being answered, at the level each asks for', () => {
-  it('while a request is answered its log hears the notice; before and after, nothing is sent on its own', async () => {
+describe('revision 2026-07-28: a message goes only to the requests being answered, at the level each asks for', () => {
+  it('while a request is answered its log hears the message; before and after, nothing is sent on its own', async () => {
     const r = (open = rig());
     await r.connect();
-    r.notices.perRequest();
+    r.clientLog.perRequest();
     const heard: { level: string; data: Record<string, unknown> }[] = [];
     const log = async (level: string, data: Record<string, unknown>) => void heard.push({ level, data });
-    r.notices.send('error', 'before any request', { event: 'upstream_failure' });
-    await r.notices.during(log, async () => {
-      r.notices.send('error', 'get_lead failed upstream', { event: 'upstream_failure' });
+    r.clientLog.send('error', 'before any request', { event: 'upstream_failure' });
+    await r.clientLog.during(log, async () => {
+      r.clientLog.send('error', 'get_lead failed upstream', { event: 'upstream_failure' });
     });
-    r.notices.send('error', 'after it', { event: 'upstream_failure' });
+    r.clientLog.send('error', 'after it', { event: 'upstream_failure' });
     await sleep(50);
     expect(heard).toEqual([{ level: 'error', data: { message: 'get_lead failed upstream', event: 'upstream_failure' } }]);
     // Nothing reached the client unrequested: the 2025 channel stays quiet.
     expect(r.received).toEqual([]);
-    // Every notice still reaches the log on stderr.
+    // Every message still reaches the log on stderr.
     expect(r.logged()).toContain('before any request');
     expect(r.logged()).toContain('after it');
   });
@@ -134,22 +134,22 @@ describe('revision 2026-07-28: a notice goes only to the requests being answered
     await r.connect();
     const a: string[] = [];
     const b: string[] = [];
-    await r.notices.during(
+    await r.clientLog.during(
       async () => void a.push('x'),
-      async () => r.notices.send('warning', 'legacy notice'),
+      async () => r.clientLog.send('warning', 'legacy notice'),
     );
     await sleep(50);
     expect(a).toEqual([]);
     expect(r.received.map((m) => m.data?.message)).toEqual(['legacy notice']);
-    r.notices.perRequest();
+    r.clientLog.perRequest();
     await Promise.all([
-      r.notices.during(
+      r.clientLog.during(
         async () => void a.push('x'),
         async () => sleep(20),
       ),
-      r.notices.during(
+      r.clientLog.during(
         async () => void b.push('x'),
-        async () => r.notices.send('warning', 'both hear'),
+        async () => r.clientLog.send('warning', 'both hear'),
       ),
     ]);
     expect(a).toEqual(['x']);
