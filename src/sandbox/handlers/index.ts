@@ -4,15 +4,15 @@ import { conversationsHandlers } from './conversations.js';
 import { insightsHandlers } from './insights.js';
 import { leadsHandlers } from './leads.js';
 import { meetingsHandlers } from './meetings.js';
-import { metaHandlers } from './meta.js';
 import { notesHandlers } from './notes.js';
 import { schedulingHandlers } from './scheduling.js';
 import { tasksHandlers } from './tasks.js';
 import { templatesHandlers } from './templates.js';
+import { workspacesHandlers } from './workspaces.js';
 
 /** Every endpoint's handler, by endpoint name: one missing does not compile. */
 export const HANDLER_TABLE: HandlerTable = {
-  ...metaHandlers,
+  ...workspacesHandlers,
   ...leadsHandlers,
   ...conversationsHandlers,
   ...tasksHandlers,

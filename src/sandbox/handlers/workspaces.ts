@@ -103,7 +103,7 @@ function rateLimitsOf(ctx: Ctx) {
   return { read_per_minute: f.read, write_per_minute: f.write, thread_per_minute: f.thread, upstream_per_minute: f.upstream, max_concurrent: f.max_concurrent };
 }
 
-export const metaHandlers = {
+export const workspacesHandlers = {
   get_me(ctx) {
     const { caller, store } = ctx;
     const k = caller.key;
