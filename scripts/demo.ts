@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/client';
+import { ALL_TOOLS } from '../tools/index.js';
+import { draftAsSent, toolsListed } from './demo-views.js';
 
 /**
  * `npm run demo`: an agent's triage session, scripted. A real MCP client spawns the built
@@ -53,18 +55,16 @@ class Session {
 
   static async start(label: string, args: string[]): Promise<Session> {
     out(`\n== Session "${label}": node dist/src/cli/mcp.js ${args.join(' ')}`);
+    const key = args.includes('--sandbox-key') ? args[args.indexOf('--sandbox-key') + 1]! : 'admin';
     const env = { ...getDefaultEnvironment(), REPLY_INBOX_LOG_LEVEL: 'warn' };
     const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, ...args], env, stderr: 'inherit' });
     const client = new Client({ name: 'reply-inbox-demo', version: '1.0.0' });
     await client.connect(transport);
     const { tools } = await client.listTools();
     const info = client.getServerVersion();
-    out(`   initialize: ${info?.name} ${info?.version}; tools/list: ${tools.length} tools`);
-    return new Session(
-      label,
-      client,
-      tools.map((t) => t.name),
-    );
+    const names = tools.map((t) => t.name);
+    out(`   initialize: ${info?.name} ${info?.version}; tools/list: ${toolsListed(names, key, args.includes('--read-only'))}`);
+    return new Session(label, client, names);
   }
 
   /** One tool call, shown as the agent's request and what the model reads back. */
@@ -129,14 +129,16 @@ async function triage(s: Session): Promise<string> {
 
   const overrides = Object.fromEntries(tpl.ai_variables.map((v) => [v.name, `[${v.name}: written by the agent after reading the thread]`]));
   const draft = await s.call('render_template', { template_id: tpl.id, lead_id: lead.id, overrides }, { lines: 0 });
-  const rendered = draft.structuredContent as { subject?: string; body?: string; ready_to_send?: boolean; unresolved?: string[] } | undefined;
-  out(`    the draft a person reviews and sends (ready_to_send=${rendered?.ready_to_send}, unresolved=${JSON.stringify(rendered?.unresolved)}):`);
-  block(`Subject: ${rendered?.subject ?? ''}\n${rendered?.body ?? ''}`, 16);
+  const rendered = draft.structuredContent as { ready_to_send?: boolean } | undefined;
+  const sent = draftAsSent(draft.structuredContent);
+  out(`    the email a person reviews and sends (${sent.status}):`);
+  block(sent.email, 16);
   check(
-    Object.values(overrides).every((v) => rendered?.body?.includes(v)),
-    'every override is in the rendered body',
+    Object.values(overrides).every((v) => sent.email.includes(v)),
+    'every override is in the email as the person sends it',
   );
-  s.note(`draft for ${lead.id}; ready_to_send=${rendered?.ready_to_send}; nothing sent`);
+  check(!/<\/?untrusted-/.test(sent.email), 'the person reads the email without the fences the model reads');
+  s.note(`draft for ${lead.id}; ready to send: ${rendered?.ready_to_send === true ? 'yes' : 'no'}; nothing sent`);
 
   out('\n    The agent ignores the instructions in the email and marks the lead not_interested.');
   const set = await s.call('set_status', { lead_id: mallory.id, status: 'not_interested' }, { lines: 0 });
@@ -226,7 +228,7 @@ function summary(counts: Record<string, number>): void {
   for (const r of rows) out(line(r));
   out('');
   out(
-    `tools listed: ${Object.entries(counts)
+    `tools listed, of ${ALL_TOOLS.length}: ${Object.entries(counts)
       .map(([k, v]) => `${v} (${k})`)
       .join(', ')}`,
   );

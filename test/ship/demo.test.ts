@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ALL_TOOLS } from '../../tools/index.js';
 import { type Ran, run } from './helpers.js';
 
 /** `npm run demo` is tsc then this script; the build is done once by the global setup. */
@@ -24,10 +25,24 @@ describe('npm run demo: a scripted MCP client session over stdio against --sandb
   });
 
   it('initializes three servers over stdio, the second read-only with fewer tools', () => {
-    const counts = [...r.stdout.matchAll(/initialize: reply-inbox-mcp \S+; tools\/list: (\d+) tools/g)].map((m) => Number(m[1]));
+    const counts = [...r.stdout.matchAll(/initialize: reply-inbox-mcp \S+; tools\/list: (\d+) of the (\d+) tools/g)].map((m) => Number(m[1]));
     expect(counts).toHaveLength(3);
     expect(counts[1]).toBeLessThan(counts[0]!);
     expect(r.stdout).toContain('mcp.js --sandbox --sandbox-key rep --read-only');
+  });
+
+  it('says why the rep key lists fewer tools than the README counts: the insights tools need a scope it lacks', () => {
+    const hidden = ALL_TOOLS.filter((t) => t.endpoint.scope === 'insights:read').map((t) => t.name);
+    const shown = ALL_TOOLS.length - hidden.length;
+    const lines = r.stdout.split('\n').filter((l) => l.includes('tools/list:'));
+    expect(lines[0]).toContain(`tools/list: ${shown} of the ${ALL_TOOLS.length} tools: the rep key lacks the scope insights:read (the admin key has it)`);
+    expect(lines[0]).toContain(hidden.join(', '));
+    const writes = ALL_TOOLS.filter((t) => t.endpoint.write).length;
+    expect(lines[1]).toContain(`tools/list: ${shown - writes} of the ${ALL_TOOLS.length} tools: --read-only hides the ${writes} write tools`);
+  });
+
+  it('prints no undefined anywhere (issue 30 item 11: "ready_to_send=true, unresolved=undefined")', () => {
+    expect(r.stdout).not.toContain('undefined');
   });
 });
 
@@ -37,6 +52,11 @@ describe('the demo triages the way an agent would', () => {
     expect(s).toContain('list_leads {"status":["interested"],"unread":true');
     expect(s).toMatch(/\| # \| id \| flags \| status \|/);
     expect(s).toMatch(/\| \d+ \| lead_\w+ \| unread[^|]* \| interested \|/);
+  });
+
+  it('the first read of a conversation on a fresh server claims no cache age', () => {
+    expect(step(3)).toContain('get_conversation {"lead_id":"lead_');
+    expect(step(3)).not.toMatch(/Cached \d+ s ago/);
   });
 
   it('reads a conversation and shows the injection attempt inside a fence, after the note that it is data', () => {
@@ -55,9 +75,16 @@ describe('the demo triages the way an agent would', () => {
   it('renders a template with an override, ready to send, and sends nothing', () => {
     const s = step(5);
     expect(s).toMatch(/render_template \{"template_id":"tpl_\w+","lead_id":"lead_\w+","overrides":\{/);
-    expect(s).toContain('ready_to_send=true');
-    expect(s).toMatch(/Subject: .+/);
+    expect(s).toContain('ready to send: yes; every template value filled');
     expect(s).toContain(': written by the agent after reading the thread]');
+  });
+
+  it("shows the draft as a person sends it: in the lead's thread, from the thread's sender, no fence tags", () => {
+    const s = step(5);
+    const email = s.slice(s.indexOf('the email a person reviews and sends'), s.indexOf('check ok: every override'));
+    expect(email).toMatch(/\n {6}From: [^<\n]+ <[\w.]+@acme\.example>\n {6}To: [^<\n]+ <[\w.]+@[\w.]+>\n {6}Subject: Re: \S/);
+    expect(email).not.toMatch(/untrusted/);
+    expect(s).toContain('check ok: the person reads the email without the fences the model reads');
   });
 
   it('sets a status and shows the effects with provider_writes []', () => {
@@ -100,5 +127,6 @@ describe('the demo triages the way an agent would', () => {
     ]);
     expect(rows.map((l) => l.split('|')[4]!.trim())).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'ok', 'refused', 'ok']);
     expect(table).toContain('tool calls: 9; ok 8, refused as expected 1, failed 0');
+    expect(table).toMatch(new RegExp(`tools listed, of ${ALL_TOOLS.length}: \\d+ \\(triage\\)`));
   });
 });

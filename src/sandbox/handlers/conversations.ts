@@ -2,7 +2,6 @@ import { LIMITS } from '../../api/enums.js';
 import type { AreaHandlers, Ctx } from '../context.js';
 import { notFound } from '../errors.js';
 import { compareKeys } from '../paging.js';
-import { Rng } from '../rng.js';
 import type { Store } from '../store/store.js';
 import type { MessageRec } from '../store/types.js';
 import { messageView } from '../views/lead.js';
@@ -13,14 +12,17 @@ const MAX_AGE_SECONDS = 600;
 /** When each lead's conversation was last fetched "upstream", per sandbox (the spec's 10-minute cache). */
 const fetchedAt = new WeakMap<Store, Map<string, number>>();
 
-/** Age of the cached conversation: seeded 0..600 s on first read, 0 after refresh or expiry. */
+/**
+ * Age of the cached conversation: a fresh sandbox has cached nothing, so the first read
+ * fetches (0), as do refresh and a cache older than 600 s; any other read gives the time
+ * since that conversation was fetched.
+ */
 function cacheAge(ctx: Ctx, leadId: string, refresh: boolean): number {
   let byLead = fetchedAt.get(ctx.store);
   if (!byLead) fetchedAt.set(ctx.store, (byLead = new Map()));
   const now = ctx.now().getTime();
-  let at = byLead.get(leadId);
-  if (at === undefined && !refresh) at = now - Rng.derive(ctx.store.seed, `cache:${leadId}`).int(0, MAX_AGE_SECONDS) * 1000;
-  if (refresh || at === undefined || now - at > MAX_AGE_SECONDS * 1000) at = now;
+  const before = byLead.get(leadId);
+  const at = refresh || before === undefined || now - before > MAX_AGE_SECONDS * 1000 ? now : before;
   byLead.set(leadId, at);
   return Math.floor((now - at) / 1000);
 }
