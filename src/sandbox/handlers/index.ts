@@ -4,6 +4,7 @@ import { conversationsHandlers } from './conversations.js';
 import { insightsHandlers } from './insights.js';
 import { leadsHandlers } from './leads.js';
 import { meetingsHandlers } from './meetings.js';
+import { mobileHandlers } from './mobile.js';
 import { notesHandlers } from './notes.js';
 import { schedulingHandlers } from './scheduling.js';
 import { tasksHandlers } from './tasks.js';
@@ -22,6 +23,7 @@ export const HANDLER_TABLE: HandlerTable = {
   ...templatesHandlers,
   ...campaignsHandlers,
   ...insightsHandlers,
+  ...mobileHandlers,
 };
 
 /**
