@@ -1,91 +1,16 @@
 #!/usr/bin/env node
-import { ALL_TOOLS } from '../../tools/index.js';
-import type { Logger } from 'pino';
-// Not the client index: it also exports the Redis store and the key probe, which stdio does not load.
-import { type CallResult, ReplyInboxClient } from '../client/client.js';
 import { ApiError } from '../client/errors.js';
 import type { LimiterEvent } from '../client/limiter/types.js';
-import type { RedisLimitStore } from '../client/limiter/redis/limit-store.js';
-import type { Me } from '../api/resources.js';
 import { createLogger } from '../log.js';
 import { registerSecret } from '../redact.js';
 import type { HttpAuth } from '../mcp/transport/http/auth.js';
 import { LOOPBACK_NAMES } from '../mcp/transport/http/listen.js';
-import { InboxServer } from '../mcp/server.js';
-import { InboxWatch } from '../mcp/live/inbox-watch.js';
-import { type KeyWrites, KeyWritesRegistry } from '../mcp/writes/key-writes.js';
-import { confirmKeyOf, type KeyConfirm, keyConfirm } from '../mcp/confirm/state.js';
+import type { InboxServer } from '../mcp/server.js';
 import { type Era, serveStdio } from '../mcp/transport/stdio.js';
 import type { Sandbox } from '../sandbox/index.js';
-import { SANDBOX_KEYS } from '../sandbox/seed/keys.js';
 import { VERSION } from '../version.js';
-import { type Config, ConfigError, readConfig, usage } from './config.js';
-
-/** What both transports build on: where the API is, the configured key if any, the shared limiter store. */
-interface Parts {
-  config: Config;
-  log: Logger;
-  baseUrl: string;
-  apiKey: string | undefined;
-  store: RedisLimitStore | undefined;
-  sandbox: Sandbox | null;
-  /** Each key's duplicate guard and delete record, shared by its sessions (and instances, with --redis). */
-  writes: KeyWritesRegistry;
-}
-
-const USER_AGENT = `reply-inbox-mcp/${VERSION}`;
-
-/** The write records of each client's key, found again by the sessions built over that client. */
-const writesOf = new WeakMap<ReplyInboxClient, KeyWrites>();
-/** Each key's confirmation states (2026-07-28): signed with a key derived from it, so any instance of the key verifies them. */
-const confirmOf = new WeakMap<ReplyInboxClient, KeyConfirm>();
-
-function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void, me?: CallResult): ReplyInboxClient {
-  const client = new ReplyInboxClient({
-    apiKey,
-    baseUrl: p.baseUrl,
-    logger: p.log.child({ part: 'client' }),
-    userAgent: USER_AGENT,
-    onLimiterEvent,
-    sharedLimits: p.store,
-    me: me as CallResult<Me> | undefined,
-  });
-  const writes = p.writes.forKey(apiKey);
-  writesOf.set(client, writes);
-  confirmOf.set(client, keyConfirm(confirmKeyOf(apiKey), writes.records));
-  return client;
-}
-
-/** One poller per client, so per key: every session of the key shares it (none when watching is off). */
-const watches = new WeakMap<ReplyInboxClient, InboxWatch>();
-function watchOf(p: Parts, client: ReplyInboxClient): InboxWatch | undefined {
-  if (p.config.watchSeconds === 0) return undefined;
-  let w = watches.get(client);
-  if (!w) {
-    w = new InboxWatch({ api: client, intervalMs: p.config.watchSeconds * 1000, log: p.log.child({ part: 'watch' }) });
-    watches.set(client, w);
-  }
-  return w;
-}
-
-function newServer(p: Parts, client: ReplyInboxClient): InboxServer {
-  const c = p.config;
-  return new InboxServer({
-    name: 'reply-inbox-mcp',
-    version: VERSION,
-    tools: ALL_TOOLS,
-    api: client,
-    selection: { readOnly: c.readOnly, toolsets: c.toolsets, tools: c.tools },
-    defaultWorkspace: c.workspace,
-    log: p.log,
-    scopeRefreshSeconds: c.scopeRefreshSeconds,
-    maxResultBytes: c.maxResultBytes,
-    confirm: c.confirm,
-    inboxWatch: watchOf(p, client),
-    writes: writesOf.get(client),
-    confirmState: confirmOf.get(client),
-  });
-}
+import { assemble, newClient, newServer, type Parts, stopWatch, USER_AGENT, watchOf } from './assemble.js';
+import { ConfigError, readConfig, usage } from './config.js';
 
 /** Until SIGTERM or SIGINT: serve /mcp, then drain the calls in flight and exit 0. */
 async function runHttp(p: Parts): Promise<number> {
@@ -176,18 +101,12 @@ async function main(): Promise<number> {
     });
     log.info({ base_url: sandbox.baseUrl, key: config.sandboxKey }, 'embedded sandbox started');
   }
-  const apiKey = sandbox ? SANDBOX_KEYS[config.sandboxKey] : config.apiKey;
-  const baseUrl = sandbox ? sandbox.baseUrl : config.baseUrl!;
-  const store = config.redis
-    ? new (await import('../client/limiter/redis/limit-store.js')).RedisLimitStore({ url: config.redis, logger: log.child({ part: 'redis' }) })
-    : undefined;
-  const writes = new KeyWritesRegistry({ log: log.child({ part: 'writes' }), ...(store ? { redis: store } : {}) });
-  const parts: Parts = { config, log, baseUrl, apiKey, store, sandbox, writes };
+  const parts = await assemble(config, log, sandbox);
   if (config.http) {
     try {
       return await runHttp(parts);
     } finally {
-      await store?.close();
+      await parts.store?.close();
       await sandbox?.close().catch(() => undefined);
     }
   }
@@ -202,7 +121,7 @@ async function runStdio(parts: Parts): Promise<number> {
   const onLimiterEvent = (e: LimiterEvent) => server?.limiterEvent(e);
   const client = newClient(parts, parts.apiKey!, onLimiterEvent);
   const shutdown = async () => {
-    watches.get(client)?.close();
+    stopWatch(client);
     await client.close().catch(() => undefined);
     await store?.close();
     await sandbox?.close().catch(() => undefined);
