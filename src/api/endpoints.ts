@@ -3,6 +3,7 @@ import type { Bucket } from './enums.js';
 import { ID_PREFIXES, type IdKind } from './ids.js';
 import type { Param } from './params.js';
 import { CAMPAIGN_ROWS } from './table/campaigns.js';
+import { CONVERSATION_ROWS } from './table/conversations.js';
 import { INSIGHT_ROWS } from './table/insights.js';
 import { LEAD_ROWS } from './table/leads.js';
 import { MEETING_ROWS } from './table/meetings.js';
@@ -25,6 +26,7 @@ export type { ApiErrorCode, Endpoint, Method, Toolset, WindowRule } from './tabl
 const ROWS = [
   ...WORKSPACE_ROWS,
   ...LEAD_ROWS,
+  ...CONVERSATION_ROWS,
   ...TASK_ROWS,
   ...NOTE_ROWS,
   ...MEETING_ROWS,
