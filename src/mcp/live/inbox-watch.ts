@@ -3,22 +3,18 @@ import type { LimiterState } from '../../client/index.js';
 import { RATE_LIMITS } from '../../api/enums.js';
 import { type Clock, type Timer, systemClock } from '../../clock.js';
 import type { ApiCaller } from '../declare/tool-context.js';
+import { type ChangeListener, type InboxChange, later } from './change.js';
 import { KnownLeads } from './known-leads.js';
+import type { WatchPeers } from './peers.js';
+import { Peering, type Role, type Standing } from './peering.js';
 import { PollBudget, WATCH_SHARE } from './poll-budget.js';
+
+export type { ChangeListener, InboxChange } from './change.js';
 
 /** What the watch needs of the API client: calls, and its buckets' state to give way to tool calls. */
 export interface WatchApi extends ApiCaller {
   limiterState?(): LimiterState;
 }
-
-/** Leads of a workspace whose newest message moved since the last poll. */
-export interface InboxChange {
-  workspace: string;
-  leads: string[];
-  /** A poll found them: their newest message is strictly after this (absent for this server's own writes). */
-  since?: string;
-}
-export type ChangeListener = (c: InboxChange) => void;
 
 export interface InboxWatchOptions {
   api: WatchApi;
@@ -29,6 +25,10 @@ export interface InboxWatchOptions {
   log: Logger;
   /** Its timers and the time now (a test drives them). */
   clock?: Clock;
+  /** With --redis: the key's other instances. One of them polls each workspace for the listeners of all. */
+  peers?: WatchPeers;
+  /** How long a poller's lease lasts unless renewed at its next turn (default three intervals, at least 10 s). */
+  leaseMs?: number;
 }
 
 /** A page of the poll: enough that one poll nearly always sees every change of an interval. */
@@ -43,17 +43,17 @@ const BASELINE_PAGE = 100;
 /** Before any lead has a message: every message is newer than this. */
 const EPOCH = '1970-01-01T00:00:00.000Z';
 
-/** Timestamps compared as instants, whatever their offset or precision. */
-const later = (a: string, than: string | null) => than === null || Date.parse(a) > Date.parse(than);
+/** A lease outlives this many intervals, so one late turn does not hand the workspace over. */
+const LEASE_INTERVALS = 3;
+const MIN_LEASE_MS = 10_000;
 
-interface Workspace {
+/**
+ * watermark: the newest last_message_at seen, the next poll asks for leads strictly after it;
+ * cursor: a poll that had more pages continues from here, with the same watermark; newest: the
+ * newest last_message_at of the pages read under the current watermark.
+ */
+interface Workspace extends Standing {
   listeners: Set<ChangeListener>;
-  /** The newest last_message_at seen: the next poll asks for leads strictly after it. */
-  watermark: string | null;
-  /** A poll that had more pages continues from here, with the same watermark. */
-  cursor: string | null;
-  /** The newest last_message_at of the pages read under the current watermark. */
-  newest: string | null;
   timer: Timer | null;
   /** Set while nobody listens: when it fires, the workspace is forgotten. */
   linger: Timer | null;
@@ -66,11 +66,14 @@ interface Workspace {
  * and updated_since (the spec's filter on last_message_at), under the client's limiter.
  * Polling keeps to its share of the read bucket and waits while the bucket runs low, so it
  * never takes the reads tool calls need. A workspace with no listener left is not polled.
+ * With peers (--redis), the instances of a key poll each workspace once between them: the
+ * lease holder polls from the key's one budget and publishes what it finds to all.
  */
 export class InboxWatch {
   private readonly workspaces = new Map<string, Workspace>();
   private readonly budget: PollBudget;
   private readonly clock: Clock;
+  private readonly peering: Peering | null;
   /** list_leads requests this watch sent, baseline reads included. */
   polls = 0;
   /** Leads known to exist, for subscriptions to one lead. */
@@ -84,6 +87,8 @@ export class InboxWatch {
       o.share ?? WATCH_SHARE,
       () => this.clock.now(),
     );
+    const leaseMs = o.leaseMs ?? Math.max(LEASE_INTERVALS * o.intervalMs, MIN_LEASE_MS);
+    this.peering = o.peers ? new Peering(o.peers, { leaseMs, markMs: LINGER_MS + leaseMs, heard: (c) => this.heard(c), log: o.log }) : null;
   }
 
   /** Polls a minute this watch may send, as the key's read bucket stands now. */
@@ -108,8 +113,18 @@ export class InboxWatch {
   async listen(workspace: string, listener: ChangeListener): Promise<() => void> {
     let w = this.workspaces.get(workspace);
     if (!w) {
-      const fresh: Workspace = { listeners: new Set(), watermark: null, cursor: null, newest: null, timer: null, linger: null, ready: Promise.resolve() };
-      fresh.ready = this.baseline(workspace, fresh);
+      const fresh: Workspace = {
+        listeners: new Set(),
+        watermark: null,
+        cursor: null,
+        newest: null,
+        leading: false,
+        hearing: null,
+        timer: null,
+        linger: null,
+        ready: Promise.resolve(),
+      };
+      fresh.ready = this.peering ? this.join(workspace, fresh) : this.baseline(workspace, fresh, 'alone');
       this.workspaces.set(workspace, fresh);
       w = fresh;
     }
@@ -129,23 +144,28 @@ export class InboxWatch {
     if (ws.listeners.size > 0 || this.workspaces.get(workspace) !== ws) return;
     if (ws.timer) this.clock.clearTimeout(ws.timer);
     ws.timer = null;
+    this.peering?.resign(workspace, ws);
     if (ws.linger) this.clock.clearTimeout(ws.linger);
     ws.linger = this.clock.setTimeout(() => {
-      if (this.workspaces.get(workspace) === ws && ws.listeners.size === 0) this.workspaces.delete(workspace);
+      if (this.workspaces.get(workspace) !== ws || ws.listeners.size > 0) return;
+      this.workspaces.delete(workspace);
+      this.peering?.forget(ws);
     }, LINGER_MS);
     ws.linger.unref();
   }
 
   /** Changes this server made itself (a write tool): every listener of the workspace hears them now. */
   touched(workspace: string, leads: string[]): void {
-    if (leads.length > 0) this.tell(workspace, leads);
+    if (leads.length > 0) this.announce({ workspace, leads });
   }
 
   /** Stop every poll (the client is closing). */
   close(): void {
-    for (const w of this.workspaces.values()) {
+    for (const [workspace, w] of this.workspaces) {
       if (w.timer) this.clock.clearTimeout(w.timer);
       if (w.linger) this.clock.clearTimeout(w.linger);
+      this.peering?.resign(workspace, w);
+      this.peering?.forget(w);
     }
     this.workspaces.clear();
   }
@@ -155,17 +175,26 @@ export class InboxWatch {
   }
 
   /**
+   * With peers, a workspace first heard: the lease holder goes on from its mark or reads where
+   * the inbox stands; the others only hear until the lease comes to them.
+   */
+  private async join(workspace: string, w: Workspace): Promise<void> {
+    const role = await this.peering!.role(workspace, w);
+    if (role === 'follow' || w.watermark !== null) this.schedule(workspace, w, this.o.intervalMs);
+    else await this.baseline(workspace, w, role);
+  }
+
+  /**
    * The newest message's time: changes are what comes after it. One read, within the budget;
    * when the budget is spent (subscription churn), the watch starts from now without reading.
    */
-  private async baseline(workspace: string, w: Workspace): Promise<void> {
-    if (this.budget.wait() > 0) {
+  private async baseline(workspace: string, w: Workspace, role: Role): Promise<void> {
+    if ((await this.take(role)) > 0) {
       w.watermark = new Date(this.clock.now()).toISOString();
       this.o.log.debug({ workspace }, 'watch: read budget spent; watching from now without a baseline read');
       this.schedule(workspace, w, this.o.intervalMs);
       return;
     }
-    this.budget.spend();
     this.polls++;
     try {
       const r = await this.o.api.call('list_leads', { path: { workspace }, query: { limit: BASELINE_PAGE } });
@@ -173,12 +202,23 @@ export class InboxWatch {
       for (const l of rows) if (typeof l.id === 'string') this.leads.add(workspace, l.id);
       const newest = rows[0]?.last_message_at;
       w.watermark = typeof newest === 'string' ? newest : EPOCH;
+      this.peering?.keepMark(workspace, w);
     } catch (err) {
       // Without a baseline the first poll starts from now: nothing older is reported as new.
       w.watermark = new Date(this.clock.now()).toISOString();
       this.o.log.warn({ err, workspace }, 'watch: could not read where the inbox stands; watching from now');
     }
     this.schedule(workspace, w, this.o.intervalMs);
+  }
+
+  /** One poll from the budget: the key's shared one while leading, this watch's own otherwise. 0 when taken, else the wait. */
+  private async take(role: Role): Promise<number> {
+    const alone = () => {
+      const wait = this.budget.wait();
+      if (wait === 0) this.budget.spend();
+      return wait;
+    };
+    return role === 'lead' && this.peering ? this.peering.spend(this.budget.cap, this.clock.now(), alone) : alone();
   }
 
   private schedule(workspace: string, w: Workspace, ms: number): void {
@@ -200,13 +240,16 @@ export class InboxWatch {
   private async tick(workspace: string, w: Workspace): Promise<void> {
     w.timer = null;
     if (this.workspaces.get(workspace) !== w) return;
-    const wait = this.budget.wait() || this.bucketWait();
+    const role = this.peering ? await this.peering.role(workspace, w) : 'alone';
+    if (role === 'follow') return this.schedule(workspace, w, this.o.intervalMs);
+    if (w.watermark === null) return this.baseline(workspace, w, role);
+    const wait = this.bucketWait() || (await this.take(role));
     if (wait > 0) {
       this.o.log.debug({ workspace, wait_ms: wait }, 'watch: poll delayed by its read budget');
-      this.schedule(workspace, w, wait);
+      // A leader waits no longer than an interval between turns: each turn renews its lease.
+      this.schedule(workspace, w, this.peering ? Math.min(wait, this.o.intervalMs) : wait);
       return;
     }
-    this.budget.spend();
     this.polls++;
     let more = false;
     try {
@@ -215,6 +258,8 @@ export class InboxWatch {
       this.o.log.warn({ err, workspace }, 'watch: poll failed; trying again next interval');
     }
     this.schedule(workspace, w, more ? 0 : this.o.intervalMs);
+    // The last listener left during the poll: the lease it may have renewed meanwhile goes too.
+    if (w.listeners.size === 0) this.peering?.resign(workspace, w);
   }
 
   /** One page of leads whose newest message is after the watermark, oldest first. Returns whether more pages wait. */
@@ -232,19 +277,32 @@ export class InboxWatch {
     else {
       w.cursor = null;
       if (w.newest !== null && later(w.newest, w.watermark)) w.watermark = w.newest;
+      this.peering?.keepMark(workspace, w);
     }
-    if (changed.length > 0) this.tell(workspace, changed, String(query.updated_since));
+    if (changed.length > 0) this.announce({ workspace, leads: changed, since: String(query.updated_since) });
     return more;
   }
 
-  private tell(workspace: string, leads: string[], since?: string): void {
-    const w = this.workspaces.get(workspace);
+  /** A change this watch found or made: its listeners hear it, and with peers every other instance's. */
+  private announce(change: InboxChange): void {
+    this.tell(change);
+    this.peering?.publish(change);
+  }
+
+  /** A change another instance published: the leads it names exist, and this watch's listeners hear it. */
+  private heard(change: InboxChange): void {
+    for (const id of change.leads) this.leads.add(change.workspace, id);
+    this.tell(change);
+  }
+
+  private tell(change: InboxChange): void {
+    const w = this.workspaces.get(change.workspace);
     if (!w) return;
     for (const l of [...w.listeners]) {
       try {
-        l({ workspace, leads, ...(since ? { since } : {}) });
+        l({ ...change });
       } catch (err) {
-        this.o.log.warn({ err, workspace }, 'watch: a listener failed');
+        this.o.log.warn({ err, workspace: change.workspace }, 'watch: a listener failed');
       }
     }
   }

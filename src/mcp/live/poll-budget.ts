@@ -1,6 +1,7 @@
 /** The share of a key's read bucket that watching may spend, by default. */
 export const WATCH_SHARE = 0.1;
-const MINUTE_MS = 60_000;
+/** The window a budget counts polls in. */
+export const MINUTE_MS = 60_000;
 
 /**
  * Polls sent in the last minute, under a cap that follows the key's read bucket: at most

@@ -11,8 +11,8 @@ export interface KeyRecords {
   claim(name: string, value: string, ttlMs: number): Promise<string | null>;
   get(name: string): Promise<string | null>;
   set(name: string, value: string, ttlMs: number): Promise<void>;
-  /** Replace what is under `name` with `next` (remove it when null), only while it is still `expected`. */
-  swap(name: string, expected: string, next: string | null, ttlMs: number): Promise<void>;
+  /** Replace what is under `name` with `next` (remove it when null), only while it is still `expected`; answers whether it was. */
+  swap(name: string, expected: string, next: string | null, ttlMs: number): Promise<boolean>;
   /** Add `member` to the set `name`, which then lives `ttlMs` more. */
   addTo(name: string, member: string, ttlMs: number): Promise<void>;
   members(name: string): Promise<string[]>;
@@ -48,10 +48,11 @@ export class MemoryRecords implements KeyRecords {
     this.values.set(name, { value, until: this.now() + ttlMs });
   }
 
-  async swap(name: string, expected: string, next: string | null, ttlMs: number): Promise<void> {
-    if (this.live(this.values, name) !== expected) return;
+  async swap(name: string, expected: string, next: string | null, ttlMs: number): Promise<boolean> {
+    if (this.live(this.values, name) !== expected) return false;
     if (next === null) this.values.delete(name);
     else this.values.set(name, { value: next, until: this.now() + ttlMs });
+    return true;
   }
 
   async addTo(name: string, member: string, ttlMs: number): Promise<void> {

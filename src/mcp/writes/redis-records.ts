@@ -38,8 +38,8 @@ export class RedisRecords implements KeyRecords {
     await this.redis.set(this.name(name), value, 'PX', Math.ceil(ttlMs));
   }
 
-  async swap(name: string, expected: string, next: string | null, ttlMs: number): Promise<void> {
-    await this.redis.eval(SWAP, 1, this.name(name), expected, next ?? '', String(Math.ceil(ttlMs)));
+  async swap(name: string, expected: string, next: string | null, ttlMs: number): Promise<boolean> {
+    return (await this.redis.eval(SWAP, 1, this.name(name), expected, next ?? '', String(Math.ceil(ttlMs)))) === 1;
   }
 
   async addTo(name: string, member: string, ttlMs: number): Promise<void> {
