@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { splitArgs } from '../../src/mcp/pipeline/split-args.js';
+import { splitArgs } from '../../src/mcp/declare/split-args.js';
 import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
 import { oneLines } from '../../src/mcp/view/lines.js';
 import { isOutsideField } from '../../src/mcp/view/shape.js';

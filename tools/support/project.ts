@@ -1,4 +1,4 @@
-import { splitArgs } from '../../src/mcp/pipeline/split-args.js';
+import { splitArgs } from '../../src/mcp/declare/split-args.js';
 import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
 import { oneLines, pageTable } from '../../src/mcp/view/lines.js';
 import { COMPACT, type CompactKind } from './compact.js';

@@ -21,7 +21,7 @@ import { type RecentCreates, duplicateAnswer } from '../writes/duplicate-guard.j
 import { keepAlive } from './keep-alive.js';
 import { multiPageApi, multiPageSummary } from './multipage.js';
 import { checkOutput } from './response-check.js';
-import { splitArgs } from './split-args.js';
+import { splitArgs } from '../declare/split-args.js';
 import { type People, takeArgs } from './take-args.js';
 import type { UserIds } from './user-ids.js';
 import { nearName } from './near-name.js';
