@@ -14,7 +14,7 @@ import { withSentences } from './support/said.js';
 export { LEAD_TRIAGE_FIELDS } from './support/compact.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
 import { conversationLink } from '../src/mcp/view/links.js';
-import { word } from '../src/mcp/confirm/confirm.js';
+import { word } from '../src/mcp/view/quote.js';
 
 /** Statuses that complete every open task of the lead for good: the person is asked first. */
 const ENDS_TASKS = new Set(['not_interested', 'unsubscribed', 'dnc']);

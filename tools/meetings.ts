@@ -5,7 +5,7 @@ import { runPlain, runProjected } from './support/project.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
 import { APPROXIMATE, MEETING_TIMES } from './support/approximate.js';
 import { withSentences } from './support/said.js';
-import { word } from '../src/mcp/confirm/confirm.js';
+import { word } from '../src/mcp/view/quote.js';
 
 export const meetingTools = [
   defineTool({

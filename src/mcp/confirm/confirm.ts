@@ -3,7 +3,7 @@ import type { ToolDef } from '../declare/types.js';
 
 export type { ConfirmSpec } from '../declare/types.js';
 import { ToolError } from '../errors.js';
-import { quoted } from '../view/quote.js';
+import { quoted, word } from '../view/quote.js';
 
 /** --confirm: which writes ask the person first (when the client can ask: elicitation). */
 export const CONFIRM_MODES = ['destructive', 'writes', 'never'] as const;
@@ -25,10 +25,6 @@ type Read = (name: string, path: Record<string, string>, query?: Record<string, 
 
 /** How many leads of a batch the question names with their own words; the rest by id. */
 const NAMED_LEADS = 10;
-
-/** A value the API gives from a closed list (a status, an outcome) or a day: plain when it looks like one, else quoted. */
-export const word = (v: unknown): string =>
-  typeof v === 'string' && (/^[a-z_]{1,40}$/.test(v) || /^\d{4}-\d{2}-\d{2}$/.test(v)) ? v : (quoted(v, 30) ?? 'none');
 
 /** A lead as a person knows it: its id, then its name and address as the lead's data gives them, quoted. */
 function leadName(id: string, l: Row | null): string {

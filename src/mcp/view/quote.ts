@@ -20,6 +20,10 @@ export function quoted(text: unknown, max = 60): string | null {
   return `«${flat.length > max ? `${flat.slice(0, max - 1)}…` : flat}»`;
 }
 
+/** A value the API gives from a closed list (a status, an outcome) or a day: plain when it looks like one, else quoted. */
+export const word = (v: unknown): string =>
+  typeof v === 'string' && (/^[a-z_]{1,40}$/.test(v) || /^\d{4}-\d{2}-\d{2}$/.test(v)) ? v : (quoted(v, 30) ?? 'none');
+
 /**
  * A reason from elsewhere (a client's malformed answer, a library's validation dump) as one
  * short line: its first line, invisible characters gone, at most `max` characters.
