@@ -54,6 +54,8 @@ const result = await build({
   sourcemap: 'linked',
   sourcesContent: false,
   external: [...RUNTIME_PACKAGES],
+  // The SDK's shims evaluate Ajv at import for a default validator our server never uses.
+  alias: { '@modelcontextprotocol/server/_shims': './dist/src/mcp/confirm/sdk-shims.js' },
   // The CommonJS dependencies (undici, pino, bottleneck) require Node's own modules.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   define: { REPLY_INBOX_PUBLISHED_TOOLS: JSON.stringify(await publishedTools()) },

@@ -93,6 +93,12 @@ describe('The binary loads only what its mode uses', () => {
     expect(inputs.filter((i) => unused.test(i))).toEqual([]);
   });
 
+  it("carries none of the SDK's Ajv: the SDK's shims are ours (confirm/sdk-shims.ts), whose default validator is the answer validator", () => {
+    const inputs = Object.values(meta.outputs).flatMap((o) => Object.keys(o.inputs));
+    expect(inputs).toContain('dist/src/mcp/confirm/sdk-shims.js');
+    expect(inputs.filter((i) => /ajvProvider|shimsNode/.test(i))).toEqual([]);
+  });
+
   it('--sandbox loads the sandbox; --redis loads ioredis; --http loads the HTTP transport', async () => {
     const [withSandbox, withRedis, withHttp] = await Promise.all([
       loaded(['--sandbox'], 'sandbox'),
