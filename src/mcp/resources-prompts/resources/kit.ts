@@ -18,6 +18,15 @@ export const MARKDOWN = 'text/markdown';
 /** Leads in resources/list: one page of the newest, never a crawl of the inbox. */
 export const LISTED_LEADS = 20;
 
+/** Workspaces in resources/list when the server has no default: a key reaching more lists the first this many (each costs a page of leads). */
+export const LISTED_WORKSPACES = 10;
+
+/** The workspaces resources/list names: the default one, else each the key reaches (up to LISTED_WORKSPACES). */
+export function listedWorkspaces(access: InboxAccess): string[] {
+  const ws = access.defaultWorkspace();
+  return ws ? [ws] : access.workspaces().slice(0, LISTED_WORKSPACES);
+}
+
 export function text(uri: URL, mimeType: string, body: string): ReadResourceResult {
   return { contents: [{ uri: uri.toString(), mimeType, text: body }] };
 }
@@ -30,8 +39,11 @@ export interface ResourceKit {
   mcp: Pick<McpServer, 'registerResource'>;
   /** Run a read with the session that asked; an API failure becomes a JSON-RPC error carrying the API's envelope. */
   guarded(what: string, read: SessionRead): ReadResource;
-  /** List entries for the asking session's default workspace only, and only where its key has the scope. */
-  forDefault(
+  /**
+   * List entries for the asking session's default workspace, else for each workspace its key
+   * reaches (an all-workspaces key without --workspace), and only where its key has the scope.
+   */
+  forWorkspaces(
     scope: string,
     entry: (ws: string, access: InboxAccess) => Resource | Promise<Resource[]>,
   ): (ctx: ServerContext) => Promise<{ resources: Resource[] }>;
@@ -67,19 +79,23 @@ function kitOn(mcp: Pick<McpServer, 'registerResource'>): ResourceKit {
         throw readError(err, what);
       }
     },
-    forDefault: (scope, entry) => async (extra) => {
+    forWorkspaces: (scope, entry) => async (extra) => {
       const { access, log } = sessionOf(extra);
-      const ws = access.defaultWorkspace();
-      if (!ws || !hasScope(access, scope)) return { resources: [] };
-      try {
-        const made = await entry(ws, access);
-        return { resources: Array.isArray(made) ? made : [made] };
-      } catch (err) {
-        // A listing that cannot reach the API still lists the rest.
-        log.debug({ err }, 'resource listing failed');
-        access.failed(err, 'resources/list');
-        return { resources: [] };
-      }
+      if (!hasScope(access, scope)) return { resources: [] };
+      const listed = await Promise.all(
+        listedWorkspaces(access).map(async (ws) => {
+          try {
+            const made = await entry(ws, access);
+            return Array.isArray(made) ? made : [made];
+          } catch (err) {
+            // A listing that cannot reach the API still lists the rest.
+            log.debug({ err, workspace: ws }, 'resource listing failed');
+            access.failed(err, 'resources/list');
+            return [];
+          }
+        }),
+      );
+      return { resources: listed.flat() };
     },
     workspaceOnly: WORKSPACE_ONLY,
     leadVars: LEAD_VARS,

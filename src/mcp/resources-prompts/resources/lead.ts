@@ -15,7 +15,7 @@ export function registerLead(kit: ResourceKit): void {
   mcp.registerResource(
     'lead',
     new ResourceTemplate(TEMPLATE.lead, {
-      list: kit.forDefault('leads:read', async (ws, access) => {
+      list: kit.forWorkspaces('leads:read', async (ws, access) => {
         const r = await access.api.call('list_leads', { path: { workspace: ws }, query: { limit: LISTED_LEADS } });
         return ((r.data as { data: Row[] }).data ?? []).map((l) => leadEntry(ws, l));
       }),

@@ -57,7 +57,7 @@ export function registerLeads(kit: ResourceKit): void {
   mcp.registerResource(
     'leads',
     new ResourceTemplate(TEMPLATE.leads, {
-      list: kit.forDefault('leads:read', (ws) => ({ uri: URI.leads(ws), name: `leads-${ws}`, title: `Newest leads of ${ws}`, mimeType: JSON_TYPE })),
+      list: kit.forWorkspaces('leads:read', (ws) => ({ uri: URI.leads(ws), name: `leads-${ws}`, title: `Newest leads of ${ws}`, mimeType: JSON_TYPE })),
       complete: kit.workspaceOnly,
     }),
     {

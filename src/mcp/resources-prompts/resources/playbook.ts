@@ -12,7 +12,7 @@ export function registerPlaybook(kit: ResourceKit): void {
   mcp.registerResource(
     'playbook',
     new ResourceTemplate(TEMPLATE.playbook, {
-      list: kit.forDefault('workspaces:read', (ws) => ({ uri: URI.playbook(ws), name: `playbook-${ws}`, title: `Playbook of ${ws}`, mimeType: MARKDOWN })),
+      list: kit.forWorkspaces('workspaces:read', (ws) => ({ uri: URI.playbook(ws), name: `playbook-${ws}`, title: `Playbook of ${ws}`, mimeType: MARKDOWN })),
       complete: kit.workspaceOnly,
     }),
     { title: 'Workspace playbook', description: "The team's reply playbook for a workspace (sdr_notes), as written by the team.", mimeType: MARKDOWN },

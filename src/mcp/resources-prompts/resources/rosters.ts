@@ -46,7 +46,7 @@ export function registerRosters(kit: ResourceKit): void {
     kit.mcp.registerResource(
       r.name,
       new ResourceTemplate(r.template, {
-        list: kit.forDefault(r.scope, (ws) => ({ uri: r.uri(ws), name: `${r.name}-${ws}`, title: `${r.listTitle} ${ws}`, mimeType: JSON_TYPE })),
+        list: kit.forWorkspaces(r.scope, (ws) => ({ uri: r.uri(ws), name: `${r.name}-${ws}`, title: `${r.listTitle} ${ws}`, mimeType: JSON_TYPE })),
         complete: kit.workspaceOnly,
       }),
       { title: r.title, description: r.description, mimeType: JSON_TYPE },
