@@ -9,6 +9,7 @@ import { Agent, request } from 'undici';
 import { ReplyInboxClient } from '../../src/client/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { RATE_LIMITS } from '../../src/api/enums.js';
+import { type EndpointName, endpoint } from '../../src/api/endpoints.js';
 import { type Section, median, round, sandbox, windowStart } from './lib.js';
 
 const WINDOW_MS = 1000;
@@ -18,7 +19,7 @@ const KEY_ID = 'key_admin001';
 type Bucket = 'read' | 'write' | 'upstream';
 interface Call {
   bucket: Bucket;
-  name: string;
+  name: EndpointName;
   path: Record<string, string>;
   query?: Record<string, unknown>;
   method: 'GET' | 'POST';
@@ -65,7 +66,7 @@ async function ours(sb: Sandbox, work: Call[]): Promise<Omit<Outcome, 'windows' 
   const served: Record<Bucket, number> = { read: 0, write: 0, upstream: 0 };
   await Promise.all(
     work.map((c) =>
-      client.call(c.name, { path: c.path, query: c.query }).then(
+      client.request(endpoint(c.name), { path: c.path, query: c.query }).then(
         () => served[c.bucket]++,
         () => undefined,
       ),

@@ -5,6 +5,7 @@
  */
 import pino from 'pino';
 import { ReplyInboxClient } from '../../src/client/index.js';
+import { type EndpointName, endpoint } from '../../src/api/endpoints.js';
 import { DEFAULT_MAX_RESULT_BYTES } from '../../src/mcp/view/result-budget.js';
 import { type Cell, type Section, jsonBytes, mcpSession, sandbox, textBytes, UNMETERED } from './lib.js';
 
@@ -60,7 +61,7 @@ export async function tokens(): Promise<Section[]> {
 
 type MeasuredRow = [string, Result | number, number | null];
 type Call = (name: string, args: Record<string, unknown>) => Promise<Result>;
-type Raw = (name: string, req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown }) => Promise<number>;
+type Raw = (name: EndpointName, req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown }) => Promise<number>;
 
 /**
  * The most the demo's triage session may read, as a share of the raw API JSON, in each form.
@@ -76,7 +77,9 @@ export function rawReader(sb: Awaited<ReturnType<typeof sandbox>>): { raw: Raw; 
   const api = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logger: pino({ level: 'silent' }) });
   return {
     raw: async (name, req) =>
-      Buffer.byteLength(JSON.stringify((await api.call(name, { path: { workspace: 'acme', ...(req.path ?? {}) }, query: req.query, body: req.body })).data)),
+      Buffer.byteLength(
+        JSON.stringify((await api.request(endpoint(name), { path: { workspace: 'acme', ...(req.path ?? {}) }, query: req.query, body: req.body })).data),
+      ),
     close: () => api.close(),
   };
 }
@@ -152,14 +155,10 @@ export interface Step {
 }
 
 /** The demo's triage calls, as an agent makes them, each measured with its raw API counterpart. */
-export async function triageSession(
-  call: (name: string, args: Record<string, unknown>) => Promise<Result>,
-  raw: (name: string, req: { path?: Record<string, string>; query?: Record<string, unknown>; body?: unknown }) => Promise<number>,
-  mallory: string,
-): Promise<Step[]> {
+export async function triageSession(call: (name: string, args: Record<string, unknown>) => Promise<Result>, raw: Raw, mallory: string): Promise<Step[]> {
   const steps: Step[] = [];
   // The raw counterpart is every request a client without this server makes for the same facts.
-  const step = async (name: string, args: Record<string, unknown>, req: Parameters<typeof raw>[1], also?: [string, Parameters<typeof raw>[1]]) => {
+  const step = async (name: EndpointName, args: Record<string, unknown>, req: Parameters<typeof raw>[1], also?: [EndpointName, Parameters<typeof raw>[1]]) => {
     const r = await call(name, args);
     const bytes = (await raw(name, req)) + (also ? await raw(...also) : 0);
     steps.push({ call: `${name} ${JSON.stringify(args)}`, text: textBytes(r), json: jsonBytes(r), raw: bytes });

@@ -37,13 +37,19 @@ const ROWS = [
   ...MOBILE_ROWS,
 ] as const;
 
-type Row = (typeof ROWS)[number];
-type RowOf<N extends EndpointName> = Extract<Row, { readonly name: N }>;
+/** A row of the table as written, with its literal types. */
+export type Row = (typeof ROWS)[number];
+/** The row of endpoint N (the rows of each name, for a union of names). */
+export type RowOf<N extends EndpointName> = Extract<Row, { readonly name: N }>;
 
 /** The name of an endpoint of the table: a typo does not compile. */
 export type EndpointName = Row['name'];
 /** The name of an endpoint that is an MCP tool (it has a toolset). */
 export type ToolEndpointName = Extract<Row, { readonly toolset: Toolset }>['name'];
+/** The name of an endpoint that answers a page of a list. */
+export type ListEndpointName = Extract<Row, { readonly returns: 'list' }>['name'];
+/** Endpoint N, completed: its name is known to the compiler. */
+export type EndpointOf<N extends EndpointName> = Endpoint & { readonly name: N };
 
 /** The placeholders of a path template: '/a/{workspace}/b/{lead_id}' → 'workspace' | 'lead_id'. */
 type Placeholders<P extends string> = P extends `${string}{${infer X}}${infer Rest}` ? X | Placeholders<Rest> : never;
@@ -59,6 +65,11 @@ export type QueryOf<N extends EndpointName> =
 type Unknown = Exclude<Placeholders<Row['path']>, 'workspace' | `${IdKind}_id`>;
 const placeholdersKnown: [Unknown] extends [never] ? true : Unknown = true;
 void placeholdersKnown;
+// The reads a row names (settledBy, elsewhere) are rows too: a renamed or removed one does not compile.
+type Named = Extract<Row, { readonly settledBy: string }>['settledBy'] | NamedElsewhere<Extract<Row, { readonly elsewhere: object }>['elsewhere']>;
+type NamedElsewhere<E> = E extends Readonly<Record<string, infer V>> ? (V extends Readonly<Record<string, infer N>> ? N : never) : never;
+const namesKnown: [Exclude<Named, EndpointName>] extends [never] ? true : Exclude<Named, EndpointName> = true;
+void namesKnown;
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 
@@ -74,7 +85,8 @@ export function pathIdsOf(path: string): Readonly<Record<string, IdKind | 'works
 }
 
 /** A row completed: path ids from the path; GETs are reads, idempotent, not destructive; writes say what they are. */
-function complete(d: EndpointRow): Endpoint {
+function complete(row: Row): Endpoint {
+  const d: EndpointRow = row;
   const write = d.write ?? d.method !== 'GET';
   return {
     pathIds: pathIdsOf(d.path),
@@ -85,6 +97,7 @@ function complete(d: EndpointRow): Endpoint {
     destructive: false,
     errors: [],
     ...d,
+    name: row.name,
     write,
   };
 }
@@ -93,10 +106,11 @@ export const ENDPOINTS: readonly Endpoint[] = ROWS.map(complete);
 
 export const ENDPOINT_BY_NAME: ReadonlyMap<string, Endpoint> = new Map(ENDPOINTS.map((e) => [e.name, e]));
 
-export function endpoint(name: string): Endpoint {
+/** Endpoint N of the table; a name that is no row does not compile (and throws, for a caller that is not typed). */
+export function endpoint<N extends EndpointName>(name: N): EndpointOf<N> {
   const e = ENDPOINT_BY_NAME.get(name);
   if (!e) throw new Error(`unknown endpoint ${name}`);
-  return e;
+  return e as EndpointOf<N>;
 }
 
 /** The endpoints that are MCP tools (all but the mobile-session pair). */

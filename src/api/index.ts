@@ -4,6 +4,7 @@ export * from './params.js';
 export * from './bodies.js';
 export * from './endpoints.js';
 export * from './resources.js';
+export * from './returns.js';
 export * from './errors.js';
 export * from './keys.js';
 export * from './text.js';

@@ -9,7 +9,7 @@ const str = z.string();
 const nstr = z.string().nullable();
 const ts = z.string().nullable();
 const int = z.number().int();
-const obj = <T extends z.ZodRawShape>(kind: string, shape: T) => z.looseObject({ object: z.literal(kind), ...shape });
+const obj = <const K extends string, T extends z.ZodRawShape>(kind: K, shape: T) => z.looseObject({ object: z.literal(kind), ...shape });
 
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
   z.looseObject({ object: z.literal('list'), data: z.array(item), has_more: z.boolean(), next_cursor: nstr });
@@ -411,8 +411,8 @@ export const capabilitiesResource = z.looseObject({
   enums: z.record(z.string(), z.array(str)),
 });
 
-/** The schema of each `object` kind, by name (what an endpoint's `resource` names). */
-export const RESOURCES: Readonly<Record<string, z.ZodType>> = {
+/** The schema of each `object` kind, by name (what an endpoint's `resource` names): a kind not here does not compile. */
+export const RESOURCES = {
   workspace: workspaceResource,
   member: memberResource,
   lead: leadResource,
@@ -439,7 +439,12 @@ export const RESOURCES: Readonly<Record<string, z.ZodType>> = {
   me: meResource,
   capabilities: capabilitiesResource,
   mobile_session: z.looseObject({ object: z.literal('mobile_session') }),
-};
+} as const satisfies Readonly<Record<string, z.ZodType>>;
+
+/** An `object` kind of the API: what an endpoint's `resource` names. */
+export type ResourceName = keyof typeof RESOURCES;
+/** A record of that kind, as the read side's schema leaves it (unknown fields pass). */
+export type ResourceOf<K extends ResourceName> = z.output<(typeof RESOURCES)[K]>;
 
 export type Lead = z.infer<typeof leadResource>;
 export type Task = z.infer<typeof taskResource>;

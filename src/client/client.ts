@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { type LogLevel, createLogger } from '../log.js';
 import type { Clock } from '../clock.js';
 import { registerSecret } from '../redact.js';
-import { ENDPOINT_BY_NAME } from '../api/endpoints.js';
+import { type Endpoint, ENDPOINT_BY_NAME, type EndpointName, type ListEndpointName, type PathOf } from '../api/endpoints.js';
+import type { ItemOf, ReturnOf } from '../api/returns.js';
 import type { Bucket } from '../api/enums.js';
 import type { Me } from '../api/resources.js';
 import { DEFAULT_CACHE_TTLS, type CacheTtls, ResponseCache } from './cache.js';
@@ -40,8 +41,8 @@ import { WINDOWS_AHEAD } from './limiter/header-bound.js';
 import type { RedisLimitStore } from './limiter/redis/limit-store.js';
 import { DEFAULT_RETRY, type RetryOptions, checkHint, decide } from './retry.js';
 import { apiErrorOf, parseJson, redirectError, tooLargeError, tooLongError, unreadableError } from './answers.js';
-import type { BinaryResult, CallOptions, CallResult } from './call-types.js';
-import { type CallInput, type Prepared, prepare } from './validate.js';
+import type { BinaryResult, CallControls, CallOptions, CallResult, RequestOf, RowCallOptions } from './call-types.js';
+import { type Prepared, prepare } from './validate.js';
 
 export interface ClientOptions {
   /** The API key. It is kept private: never logged, never in an error. */
@@ -80,7 +81,10 @@ export interface ClientOptions {
   me?: CallResult<Me>;
 }
 
-export type { BinaryResult, CallOptions, CallResult } from './call-types.js';
+export type { BinaryResult, CallControls, CallOptions, CallResult, RequestOf, RowCallOptions } from './call-types.js';
+
+/** The options argument, left out where the endpoint needs nothing (no path ids). */
+type OptionalIfEmpty<O> = Record<never, never> extends O ? [opts?: O] : [opts: O];
 
 type Attempt = { ok: true; res: HttpResponse } | { ok: false; error: ReplyInboxError | AbortedExchange; res?: HttpResponse };
 
@@ -145,18 +149,23 @@ export class ReplyInboxClient {
     }
   }
 
-  /** Call one endpoint of the table by name. */
-  // biome-ignore lint/suspicious/noExplicitAny: untyped callers read the answer as it comes; typed ones pass T
-  async call<T = any>(name: string, opts: CallOptions = {}): Promise<CallResult<T>> {
+  /** Call endpoint N of the table by name: path, query and body as its row takes them; the answer as it returns (ReturnOf). */
+  call<N extends EndpointName>(name: N, ...[opts]: OptionalIfEmpty<CallOptions<N>>): Promise<CallResult<ReturnOf<N>>> {
     const e = ENDPOINT_BY_NAME.get(name);
-    if (!e) throw new ValidationError('invalid_request', name, `Unknown endpoint '${name}'.`, 'endpoint');
+    if (!e) return Promise.reject(new ValidationError('invalid_request', name, `Unknown endpoint '${name}'.`, 'endpoint'));
+    // The row of N answers ReturnOf<N>: the client reads JSON as it comes (the MCP server checks it against the row's schema).
+    return this.request(e, opts ?? {}) as Promise<CallResult<ReturnOf<N>>>;
+  }
+
+  /** Call a row of the table known only at run time (a tool's own endpoint): checked against the row as any call; the answer as it comes. */
+  async request(e: Endpoint, opts: RowCallOptions = {}): Promise<CallResult<unknown>> {
     const prepared = prepare(e, opts);
     const ttl = this.cache.ttlOf(e.name);
     if (ttl > 0) {
       const key = `${e.name} ${prepared.target}`;
       if (opts.cache !== 'refresh') {
         const hit = this.cache.get(key);
-        if (hit) return { ...(hit.value as CallResult<T>), cachedAgeSeconds: hit.ageSeconds };
+        if (hit) return { ...hit.value, cachedAgeSeconds: hit.ageSeconds };
       }
       // Concurrent callers share one request; each still honours its own signal.
       const shared = this.cache.shared(key, async () => {
@@ -164,31 +173,36 @@ export class ReplyInboxClient {
         this.cache.set(key, r, ttl);
         return r;
       });
-      return (await raceSignal(shared, opts.signal, () => new CancelledError(e.name, 'no'))) as CallResult<T>;
+      return raceSignal(shared, opts.signal, () => new CancelledError(e.name, 'no'));
     }
-    return this.send<T>(prepared, opts);
+    return this.send(prepared, opts);
   }
 
   /** download_attachment: the file's bytes and name. */
-  async download(path: { workspace: string; lead_id: string; attachment_id: string }, opts: Omit<CallOptions, 'path'> = {}): Promise<BinaryResult> {
-    const r = await this.call<Buffer>('download_attachment', { ...opts, path });
+  async download(path: PathOf<'download_attachment'>, opts: CallControls = {}): Promise<BinaryResult> {
+    const r = await this.call('download_attachment', { ...opts, path });
     return r as BinaryResult;
   }
 
   /** GET /v1/me (cached briefly); its rate_limits steer the limiter. */
-  me(opts: Omit<CallOptions, 'path' | 'query' | 'body'> = {}): Promise<CallResult<Me>> {
-    return this.call<Me>('get_me', opts);
+  me(opts: CallControls = {}): Promise<CallResult<Me>> {
+    return this.call('get_me', opts);
   }
 
   /** GET /v1/capabilities (cached briefly). */
-  capabilities(opts: Omit<CallOptions, 'path' | 'query' | 'body'> = {}): Promise<CallResult<Record<string, unknown>>> {
+  capabilities(opts: CallControls = {}): Promise<CallResult<ReturnOf<'get_capabilities'>>> {
     return this.call('get_capabilities', opts);
   }
 
   /** Every item of a list endpoint, page after page: `for await (const lead of client.paginate('list_leads', …))`. */
-  // biome-ignore lint/suspicious/noExplicitAny: as for call(), T defaults to the untyped row
-  paginate<T = any>(name: string, input: CallInput = {}, opts: PageOptions = {}): AsyncGenerator<T, void, undefined> {
-    return paginate<T>(this, name, input, opts);
+  async *paginate<N extends ListEndpointName>(
+    name: N,
+    ...[input, opts]: Record<never, never> extends RequestOf<N> ? [input?: RequestOf<N>, opts?: PageOptions] : [input: RequestOf<N>, opts?: PageOptions]
+  ): AsyncGenerator<ItemOf<N>, void, undefined> {
+    const e = ENDPOINT_BY_NAME.get(name);
+    if (!e) throw new ValidationError('invalid_request', name, `${name} is not a list endpoint.`, 'endpoint');
+    // The pages of N hold its items (ItemOf), read as they come, as call() reads them.
+    yield* paginate(this, e, input ?? {}, opts ?? {}) as AsyncGenerator<ItemOf<N>, void, undefined>;
   }
 
   limiterState(): LimiterState {
@@ -234,7 +248,7 @@ export class ReplyInboxClient {
   }
 
   /** Attempts under one deadline, each a fresh limiter job (never a bottleneck retry). */
-  private async send<T>(p: Prepared, opts: CallOptions): Promise<CallResult<T>> {
+  private async send(p: Prepared, opts: RowCallOptions): Promise<CallResult<unknown>> {
     const e = p.endpoint;
     const caller = opts.signal;
     if (caller?.aborted || this.closed) throw new CancelledError(e.name, 'no');
@@ -274,7 +288,7 @@ export class ReplyInboxClient {
           if (this.closed) throw new CancelledError(e.name, 'no');
           throw err;
         }
-        if (result.ok) return this.shape<T>(p, opts, result.res, attempt);
+        if (result.ok) return this.shape(p, opts, result.res, attempt);
         const failure = result.error instanceof AbortedExchange ? aborted(result.error.sent) : result.error;
         if (failure instanceof ApiError) Object.assign(failure, { attempts: attempt });
         const d = decide(e, failure, attempt, this.retry);
@@ -319,7 +333,7 @@ export class ReplyInboxClient {
    * A 408 counts for every write: a proxy gives up waiting, not the API; so does a 2xx too large
    * to read and a 3xx, neither of which says the write was refused.
    */
-  private final(p: Prepared, opts: CallOptions, err: ReplyInboxError): ReplyInboxError {
+  private final(p: Prepared, opts: RowCallOptions, err: ReplyInboxError): ReplyInboxError {
     if (p.endpoint.write && (err instanceof NetworkError || err instanceof TimeoutError) && err.sent === 'maybe') {
       return this.unknownOutcome(p, opts, err);
     }
@@ -331,7 +345,7 @@ export class ReplyInboxClient {
     return err;
   }
 
-  private unknownOutcome(p: Prepared, opts: CallOptions, err: ReplyInboxError): OutcomeUnknownError {
+  private unknownOutcome(p: Prepared, opts: RowCallOptions, err: ReplyInboxError): OutcomeUnknownError {
     return new OutcomeUnknownError(p.endpoint.name, checkHint(p.endpoint, opts.path ?? {}, opts.body), p.endpoint.idempotent, err);
   }
 
@@ -375,7 +389,7 @@ export class ReplyInboxClient {
     return res.status >= 300 ? redirectError(e, res) : undefined;
   }
 
-  private shape<T>(p: Prepared, opts: CallOptions, res: HttpResponse, attempts: number): CallResult<T> {
+  private shape(p: Prepared, opts: RowCallOptions, res: HttpResponse, attempts: number): CallResult<unknown> {
     const e = p.endpoint;
     const base = { status: res.status, headers: res.headers, buckets: p.buckets, attempts, rateLimit: readRateInfo(res.headers) };
     // A file is bytes whatever type it is served as: a JSON file is carried, not parsed (errors came as 4xx/5xx).
@@ -383,7 +397,7 @@ export class ReplyInboxClient {
       const disposition = res.headers['content-disposition'] ?? '';
       const name = /filename="([^"]*)"/.exec(disposition)?.[1] ?? null;
       const out: BinaryResult = { ...base, data: res.body, filename: name, contentType: res.headers['content-type'] ?? null };
-      return out as unknown as CallResult<T>;
+      return out;
     }
     let data: unknown;
     try {
@@ -394,7 +408,7 @@ export class ReplyInboxClient {
       throw e.write ? this.unknownOutcome(p, opts, err) : err;
     }
     if (e.tellsLimits) this.applyMe(data);
-    return { ...base, data: data as T };
+    return { ...base, data };
   }
 }
 

@@ -1,5 +1,14 @@
 /** reply-inbox-mcp/client: the Reply Inbox API v1 client, usable without MCP. */
-export { ReplyInboxClient, type BinaryResult, type CallOptions, type CallResult, type ClientOptions } from './client.js';
+export {
+  ReplyInboxClient,
+  type BinaryResult,
+  type CallControls,
+  type CallOptions,
+  type CallResult,
+  type ClientOptions,
+  type RequestOf,
+  type RowCallOptions,
+} from './client.js';
 export {
   ApiError,
   BucketSpentError,

@@ -1,6 +1,6 @@
-import { ENDPOINT_BY_NAME } from '../api/endpoints.js';
+import type { Endpoint } from '../api/endpoints.js';
 import { LIMITS } from '../api/enums.js';
-import type { CallOptions, CallResult } from './call-types.js';
+import type { CallResult, RowCallOptions } from './call-types.js';
 import { ValidationError } from './errors.js';
 import type { CallInput } from './validate.js';
 
@@ -23,12 +23,13 @@ export interface PageOptions {
   deadlineMs?: number;
 }
 
-interface Caller {
-  call<T>(name: string, opts: CallOptions): Promise<CallResult<T>>;
+/** What paging needs of the client: a call of a row of the table, and its data. */
+export interface RowCaller {
+  request(e: Endpoint, opts: RowCallOptions): Promise<Pick<CallResult<unknown>, 'data'>>;
 }
 
-interface ListEnvelope<T> {
-  data: T[];
+interface ListEnvelope {
+  data?: unknown[];
   has_more?: boolean;
   next_cursor?: string | null;
 }
@@ -38,9 +39,8 @@ interface ListEnvelope<T> {
  * has_more is false). Pages are as large as the service allows, so a read token buys as
  * many items as it can, but never more than maxItems asks for.
  */
-export async function* paginate<T>(client: Caller, name: string, input: CallInput = {}, opts: PageOptions = {}): AsyncGenerator<T, void, undefined> {
-  const e = ENDPOINT_BY_NAME.get(name);
-  if (e?.returns !== 'list') throw new ValidationError('invalid_request', name, `${name} is not a list endpoint.`, 'endpoint');
+export async function* paginate(client: RowCaller, e: Endpoint, input: CallInput = {}, opts: PageOptions = {}): AsyncGenerator<unknown, void, undefined> {
+  if (e.returns !== 'list') throw new ValidationError('invalid_request', e.name, `${e.name} is not a list endpoint.`, 'endpoint');
   const maxItems = opts.maxItems ?? Number.POSITIVE_INFINITY;
   const maxPages = opts.maxPages ?? Number.POSITIVE_INFINITY;
   const { starting_after, ...rest } = (input.query ?? {}) as Record<string, unknown>;
@@ -53,8 +53,9 @@ export async function* paginate<T>(client: Caller, name: string, input: CallInpu
     if (items >= maxItems || pages >= maxPages) return;
     const q = { ...query };
     if ('limit' in e.query && q.limit === undefined) q.limit = Math.min(LIMITS.page_max, maxItems - items);
-    const r = await client.call<ListEnvelope<T>>(name, { ...input, query: q, signal: opts.signal, deadlineMs: opts.deadlineMs });
-    const page = r.data;
+    const r = await client.request(e, { ...input, query: q, signal: opts.signal, deadlineMs: opts.deadlineMs });
+    // A page as the service answers it (general rule: list endpoints answer this envelope).
+    const page = r.data as ListEnvelope;
     pages++;
     const hasMore = page.has_more === true && typeof page.next_cursor === 'string' && pageable;
     for (const item of page.data ?? []) {

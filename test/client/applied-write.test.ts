@@ -3,6 +3,7 @@ import { OutcomeUnknownError } from '../../src/client/index.js';
 import { sandboxBehindGateway } from '../helpers/behind-gateway.js';
 import type { GatewayFault } from '../../scripts/harness/gateway.js';
 import { errorBody } from '../../src/mcp/errors.js';
+import { endpoint as row } from '../../src/api/endpoints.js';
 import { client, sandbox } from './helpers.js';
 
 const env = sandboxBehindGateway(() => sandbox());
@@ -70,7 +71,7 @@ describe('A write answered 201 with an HTML body, or 408, may have been applied:
         const sentBefore = env.gw.requests.length;
         env.gw.fault = (method) => (method === 'POST' ? fault : null);
         const req = field ? { path: ws, body: { lead_id: lead.id, [field]: `answered-${fault}` } } : { path: { ...ws, lead_id: lead.id } };
-        const err = await c.call(endpoint, req).then(
+        const err = await c.request(row(endpoint), req).then(
           () => null,
           (e: unknown) => e,
         );

@@ -37,7 +37,7 @@ describe('Tasks: POST is not idempotent (a retry creates a second task) — a wr
     const outcomes = await Promise.all(
       Array.from({ length: n }, (_, i) =>
         c.call('create_task', { path: ws, body: { lead_id: lead.id, notes: `${tag}-${i}` } }).then(
-          (r) => ({ ok: true as const, id: (r.data as { id: string }).id, status: r.status, attempts: r.attempts }),
+          (r) => ({ ok: true as const, id: String(r.data.id), status: r.status, attempts: r.attempts }),
           (e: unknown) => ({ ok: false as const, error: e }),
         ),
       ),

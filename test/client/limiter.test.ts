@@ -118,7 +118,7 @@ describe('Limits: the thread figure (30 per minute) meters get_conversation and 
     expect(counts.headers['x-ratelimit-bucket']).toBe('upstream');
     const plain = await w.client.call('get_workspace', { path: { workspace: 'acme' } });
     expect(plain.buckets).toEqual(['read']);
-    const sdr = await w.client.call('get_lead', { path: { workspace: 'acme', lead_id: leadIds[0]! }, query: { include: 'sdr_notes' } });
+    const sdr = await w.client.call('get_lead', { path: { workspace: 'acme', lead_id: leadIds[0]! }, query: { include: ['sdr_notes'] } });
     expect(sdr.buckets).toEqual(['upstream']);
     await w.client.close();
   });

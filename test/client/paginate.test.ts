@@ -16,7 +16,7 @@ describe('Pagination: page until has_more is false, following next_cursor', () =
     const { client: c } = client(sb);
     const progress: PageProgress[] = [];
     const ids: string[] = [];
-    for await (const lead of c.paginate<{ id: string }>('list_leads', { path: ws }, { onProgress: (p) => progress.push(p) })) ids.push(lead.id);
+    for await (const lead of c.paginate('list_leads', { path: ws }, { onProgress: (p) => progress.push(p) })) ids.push(lead.id);
     const expected = sb.store.leads.inGroup('acme').length;
     expect(ids).toHaveLength(expected);
     expect(new Set(ids).size).toBe(expected);
@@ -46,8 +46,9 @@ describe('Pagination: page until has_more is false, following next_cursor', () =
   it('a list without paging parameters is one page; a non-list endpoint is refused', async () => {
     const { client: c } = client(sb);
     const all: { id: string }[] = [];
-    for await (const w of c.paginate<{ id: string }>('list_workspaces')) all.push(w);
+    for await (const w of c.paginate('list_workspaces')) all.push(w);
     expect(all.map((w) => w.id).sort()).toEqual(['acme', 'globex', 'initech']);
+    // @ts-expect-error get_lead answers no list: the compiler refuses it, and so does the client
     const it = c.paginate('get_lead', { path: { ...ws, lead_id: 'lead_x' } });
     await expect(it.next()).rejects.toBeInstanceOf(ValidationError);
     await c.close();

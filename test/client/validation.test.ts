@@ -37,6 +37,7 @@ describe('Bad input gets a clear error that names the parameter, before any requ
   it('path id kinds: a wrong-kind id is invalid_id naming the path parameter', async () => {
     const { client: c } = w();
     await refused(c.call('get_lead', { path: { workspace: 'acme', lead_id: 'tsk_abc' } }), 'invalid_id', 'lead_id');
+    // @ts-expect-error lead_id is missing: the typed call does not compile, and an untyped caller is refused
     await refused(c.call('get_lead', { path: { workspace: 'acme' } }), 'invalid_request', 'lead_id');
     await refused(c.call('list_leads', { path: { workspace: 'Acme/../x' } }), 'invalid_request', 'workspace');
     await c.close();
@@ -44,8 +45,12 @@ describe('Bad input gets a clear error that names the parameter, before any requ
 
   it('unknown query parameters are unsupported_filter naming the parameter; sort params are unsupported_sort', async () => {
     const { client: c } = w();
+    // Each of these is refused by the compiler too: the query a row takes is its type.
+    // @ts-expect-error list_leads takes no colour
     await refused(c.call('list_leads', { path: { workspace: 'acme' }, query: { colour: 'red' } }), 'unsupported_filter', 'colour');
+    // @ts-expect-error list_leads takes no sort_by
     await refused(c.call('list_leads', { path: { workspace: 'acme' }, query: { sort_by: 'email' } }), 'unsupported_sort', 'sort_by');
+    // @ts-expect-error lukewarm is no lead status
     await refused(c.call('list_leads', { path: { workspace: 'acme' }, query: { status: ['interested', 'lukewarm'] } }), 'unsupported_filter', 'status');
     await refused(c.call('list_tasks', { path: { workspace: 'acme' }, query: { assignee_id: 'usr_ben_acme' } }), 'invalid_id', 'assignee_id');
     await c.close();
@@ -59,6 +64,7 @@ describe('Bad input gets a clear error that names the parameter, before any requ
     await refused(c.call('list_leads', { path: ws, query: { q: 'x'.repeat(161) } }), 'invalid_request', 'q');
     await refused(c.call('list_leads', { path: ws, query: { q: '' } }), 'invalid_request', 'q');
     await refused(c.call('list_leads', { path: ws, query: { expand: ['assignees', 'campaign', 'open_tasks', 'tags'] } }), 'invalid_request', 'expand');
+    // @ts-expect-error a typed caller passes an array; a comma-separated string (an untyped caller's) is read as one
     const ok = await c.call('list_leads', { path: ws, query: { limit: 200, q: 'x'.repeat(160), expand: 'assignees,campaign,tags' } });
     expect(ok.status).toBe(200);
     await c.close();
@@ -70,7 +76,9 @@ describe('Bad input gets a clear error that names the parameter, before any requ
     await refused(c.call('set_priority', { path: ws, body: { lead_ids: [], priority: true } }), 'invalid_request', 'lead_ids');
     const many = Array.from({ length: 101 }, (_, i) => `lead_x${i}`);
     await refused(c.call('set_priority', { path: ws, body: { lead_ids: many, priority: true } }), 'invalid_request', 'lead_ids');
+    // @ts-expect-error a task body has no title
     await refused(c.call('create_task', { path: ws, body: { lead_id: leadId, title: 'Call back' } }), 'invalid_request', 'title');
+    // @ts-expect-error a note body has no pinned
     await refused(c.call('create_note', { path: ws, body: { lead_id: leadId, body: 'hi', pinned: true } }), 'invalid_request', 'pinned');
     await refused(c.call('create_note', { path: ws, body: { lead_id: 'rep_1', body: 'hi' } }), 'invalid_id', 'lead_id');
     await c.close();

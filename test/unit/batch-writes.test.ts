@@ -1,6 +1,7 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReplyInboxClient } from '../../src/client/index.js';
+import { ReplyInboxClient, type RowCallOptions } from '../../src/client/index.js';
+import { type EndpointName, endpoint } from '../../src/api/endpoints.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
@@ -12,9 +13,9 @@ beforeAll(async () => {
   server.sb = await sandbox({ leads: 20 });
   const api = new ReplyInboxClient({ apiKey: server.sb.keys.admin, baseUrl: server.sb.baseUrl, logLevel: 'silent' });
   const counting = Object.assign(Object.create(api), {
-    call: (name: string, req: Parameters<typeof api.call>[1]) => {
+    call: (name: EndpointName, req: RowCallOptions) => {
       sent.push(name);
-      return api.call(name, req);
+      return api.request(endpoint(name), req);
     },
   });
   const s = await inProcessServer(server.sb, { api: counting });

@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReplyInboxClient } from '../../src/client/index.js';
+import { ReplyInboxClient, type RowCallOptions } from '../../src/client/index.js';
+import { type EndpointName, endpoint } from '../../src/api/endpoints.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { sandbox } from '../client/helpers.js';
@@ -44,7 +45,7 @@ async function truth(name: string, path: Record<string, string>, order: string |
   let cursor: string | undefined;
   do {
     const query: Args = { ...(order ? { order } : {}), ...('limit' in e.query ? { limit: 200 } : {}), ...(cursor ? { cursor } : {}) };
-    const r = (await api.call(name, { path, query })).data as { data: Row[]; has_more?: boolean; next_cursor?: string | null };
+    const r = (await api.request(e, { path, query })).data as { data: Row[]; has_more?: boolean; next_cursor?: string | null };
     out.push(...r.data.map(keyOf));
     cursor = 'cursor' in e.query && r.has_more && r.next_cursor ? r.next_cursor : undefined;
   } while (cursor);
@@ -248,9 +249,9 @@ describe('a multi-page read that was cut resumes at its cursor, never from the s
     big = await sandbox({ leads: 500, bucketLimits: { read: 100_000 } });
     const own = new ReplyInboxClient({ apiKey: big.keys.admin, baseUrl: big.baseUrl, logLevel: 'silent' });
     const counting = Object.assign(Object.create(own), {
-      call: (name: string, req: { query?: Args }) => {
-        if (name === 'list_leads') sent.push(req.query ?? {});
-        return own.call(name, req as never);
+      call: (name: EndpointName, req: RowCallOptions) => {
+        if (name === 'list_leads') sent.push({ ...req.query });
+        return own.request(endpoint(name), req);
       },
     });
     // The default budget cuts inside the first page; a wide one cuts past a page boundary.

@@ -1,7 +1,8 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ReplyInboxClient } from '../../src/client/index.js';
+import { ReplyInboxClient, type RowCallOptions } from '../../src/client/index.js';
+import { type EndpointName, endpoint } from '../../src/api/endpoints.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
 import { MANY_LEADS_MESSAGES } from '../../src/mcp/reads/conversations.js';
@@ -147,9 +148,9 @@ describe('get_conversation with lead_ids reads several threads in one call', () 
     const sent: string[] = [];
     const api = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
     const counting = Object.assign(Object.create(api), {
-      call: (name: string, req: never) => {
+      call: (name: EndpointName, req: RowCallOptions) => {
         sent.push(name);
-        return api.call(name, req);
+        return api.request(endpoint(name), req);
       },
     });
     const own = await inProcessServer(sb, { api: counting });

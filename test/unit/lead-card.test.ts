@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReplyInboxClient } from '../../src/client/index.js';
+import { ReplyInboxClient, type RowCallOptions } from '../../src/client/index.js';
+import { type EndpointName, endpoint } from '../../src/api/endpoints.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
@@ -17,9 +18,9 @@ beforeAll(async () => {
   sb = await sandbox({ leads: 20 });
   const api = new ReplyInboxClient({ apiKey: sb.keys.admin, baseUrl: sb.baseUrl, logLevel: 'silent' });
   const counting = Object.assign(Object.create(api), {
-    call: (name: string, req: { query?: unknown }) => {
+    call: (name: EndpointName, req: RowCallOptions) => {
       sent.push({ name, query: req.query });
-      return api.call(name, req as never);
+      return api.request(endpoint(name), req);
     },
   });
   server = await inProcessServer(sb, { api: counting });

@@ -36,8 +36,9 @@ const never = new AbortController().signal;
 
 describe('which tools page: a list endpoint with a cursor, never a write', () => {
   it('list_leads, list_tasks and list_campaigns do; get_conversation (no cursor), list_workspaces and set_assignees do not', () => {
-    for (const n of ['list_leads', 'list_tasks', 'list_campaigns', 'get_daily_insights']) expect(isMultiPage(endpoint(n)), n).toBe(true);
-    for (const n of ['get_conversation', 'list_workspaces', 'get_assignees', 'set_assignees', 'get_lead']) expect(isMultiPage(endpoint(n)), n).toBe(false);
+    for (const n of ['list_leads', 'list_tasks', 'list_campaigns', 'get_daily_insights'] as const) expect(isMultiPage(endpoint(n)), n).toBe(true);
+    for (const n of ['get_conversation', 'list_workspaces', 'get_assignees', 'set_assignees', 'get_lead'] as const)
+      expect(isMultiPage(endpoint(n)), n).toBe(false);
   });
 
   it('every such tool publishes max_items and all; no other tool does', () => {

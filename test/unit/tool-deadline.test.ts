@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ReplyInboxClient } from '../../src/client/index.js';
+import { ReplyInboxClient, type RowCallOptions } from '../../src/client/index.js';
+import { type EndpointName, endpoint } from '../../src/api/endpoints.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
@@ -20,9 +21,9 @@ describe('one deadline per tool call: every API call it makes gets what is left 
     let t = 1_000_000;
     const deadlines: { name: string; deadlineMs: number | undefined }[] = [];
     const api = {
-      call: async (name: string, req: Record<string, unknown>) => {
-        deadlines.push({ name, deadlineMs: req.deadlineMs as number | undefined });
-        const r = await real.call(name, req);
+      call: async (name: EndpointName, req: RowCallOptions) => {
+        deadlines.push({ name, deadlineMs: req.deadlineMs });
+        const r = await real.request(endpoint(name), req);
         t += 20_000;
         return r;
       },

@@ -51,14 +51,14 @@ describe.each(ALL_TOOLS.filter((t) => t.run !== undefined).map((t) => [t.name, t
 });
 
 describe('the shared runners take the endpoint from the context, not from an argument', () => {
-  it.each(['mark_read', 'mark_unread', 'create_task'])('runWrite calls %s when the tool is that endpoint', async (name) => {
+  it.each(['mark_read', 'mark_unread', 'create_task'] as const)('runWrite calls %s when the tool is that endpoint', async (name) => {
     const called: string[] = [];
     const e = endpoint(name);
     await expect(runWrite(['status'])(recording(e, called), pathArgs(e.pathIds))).rejects.toThrow('stop here');
     expect(called).toEqual([name]);
   });
 
-  it.each(['list_leads', 'get_lead'])('runProjected calls %s when the tool is that endpoint', async (name) => {
+  it.each(['list_leads', 'get_lead'] as const)('runProjected calls %s when the tool is that endpoint', async (name) => {
     const called: string[] = [];
     const e = endpoint(name);
     await expect(runProjected(recording(e, called), pathArgs(e.pathIds), 'lead')).rejects.toThrow('stop here');

@@ -1,5 +1,18 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { type BodyOf, ENDPOINTS, type EndpointName, type PathOf, type QueryOf, type ToolEndpointName, endpoint, pathIdsOf } from '../../src/api/endpoints.js';
+import {
+  type BodyOf,
+  type Endpoint,
+  ENDPOINTS,
+  type EndpointName,
+  type PathOf,
+  type QueryOf,
+  type ToolEndpointName,
+  endpoint,
+  pathIdsOf,
+} from '../../src/api/endpoints.js';
+import type { Me, ResourceOf } from '../../src/api/resources.js';
+import type { ItemOf, ReturnOf } from '../../src/api/returns.js';
+import type { RequestOf } from '../../src/client/call-types.js';
 import { defineTool } from '../../src/mcp/declare/define.js';
 import { listOf } from '../../src/mcp/declare/outputs.js';
 import type { HandlerOf, HandlerTable } from '../../src/sandbox/context.js';
@@ -67,5 +80,39 @@ describe('the sandbox handlers are typed by the table', () => {
     const wrongQuery: HandlerOf<'list_notes'> = (ctx) => ({ body: ctx.query.status });
     expect(typeof wrongField).toBe('function');
     expect(typeof wrongQuery).toBe('function');
+  });
+});
+
+describe("the client's call is typed by the row", () => {
+  it('an answer is typed as its return schema reads it: a read its resource, a list a page of it, a write its effects, a file bytes', () => {
+    expectTypeOf<ReturnOf<'get_lead'>>().toEqualTypeOf<ResourceOf<'lead'>>();
+    expectTypeOf<ReturnOf<'list_leads'>['data'][number]>().toEqualTypeOf<ResourceOf<'lead'>>();
+    expectTypeOf<ReturnOf<'list_leads'>['next_cursor']>().toEqualTypeOf<string | null>();
+    expectTypeOf<ItemOf<'list_tasks'>['status']>().toEqualTypeOf<string>();
+    expectTypeOf<ReturnOf<'get_me'>>().toEqualTypeOf<Me>();
+    expectTypeOf<ReturnOf<'create_note'>['effects']['provider_writes']>().toEqualTypeOf<unknown[]>();
+    expectTypeOf<ReturnOf<'render_template'>['ready_to_send']>().toEqualTypeOf<boolean>();
+    expectTypeOf<ReturnOf<'download_attachment'>>().toEqualTypeOf<Buffer>();
+    expectTypeOf<ReturnOf<'get_lead'>['object']>().toEqualTypeOf<'lead'>();
+  });
+
+  it("path, query and body are the row's: a missing path id, an unknown filter or a wrong body field does not compile", () => {
+    expectTypeOf<RequestOf<'get_lead'>['path']>().toEqualTypeOf<PathOf<'get_lead'>>();
+    expectTypeOf<RequestOf<'list_workspaces'>>().toExtend<{ path?: unknown }>();
+    const ok: RequestOf<'list_leads'> = { path: { workspace: 'acme' }, query: { status: ['interested'], limit: 5 } };
+    // @ts-expect-error get_lead needs its lead_id
+    const noLead: RequestOf<'get_lead'> = { path: { workspace: 'acme' } };
+    // @ts-expect-error list_notes takes no status
+    const badQuery: RequestOf<'list_notes'> = { path: { workspace: 'acme' }, query: { status: ['open'] } };
+    // @ts-expect-error a note body has no pinned
+    const badBody: RequestOf<'create_note'> = { path: { workspace: 'acme' }, body: { lead_id: 'lead_x', body: 'hi', pinned: true } };
+    expect([ok, noLead, badQuery, badBody]).toHaveLength(4);
+  });
+
+  it("a completed endpoint's name is a name of the table", () => {
+    expectTypeOf<Endpoint['name']>().toEqualTypeOf<EndpointName>();
+    expectTypeOf(endpoint('get_slots').name).toEqualTypeOf<'get_slots'>();
+    // @ts-expect-error 'get_slot' is no endpoint of the table
+    expect(() => endpoint('get_slot')).toThrow('unknown endpoint get_slot');
   });
 });

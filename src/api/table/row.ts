@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import type { Bucket, Scope } from '../enums.js';
 import type { IdKind } from '../ids.js';
 import type { Param } from '../params.js';
+import type { ResourceName } from '../resources.js';
+import type { EndpointName } from '../endpoints.js';
 
 // What an endpoint is (Endpoint) and how a row of the table is written (EndpointRow). The rows
 // live one file per area beside this one; src/api/endpoints.ts completes them (defaults, path ids).
@@ -61,7 +63,7 @@ export interface MisnamedNote {
  */
 export interface Endpoint {
   /** Stable name; for an inbox endpoint (one with a toolset) it is also the MCP tool's name. */
-  readonly name: string;
+  readonly name: EndpointName;
   readonly method: Method;
   /** Path template; `{workspace}` and `{<kind>_id}` placeholders. */
   readonly path: string;
@@ -95,8 +97,8 @@ export interface Endpoint {
   readonly tellsLimits?: boolean;
   readonly status: 200 | 201;
   readonly returns: 'list' | 'object' | 'binary';
-  /** The `object` kind of what comes back (the items, for a list). */
-  readonly resource: string;
+  /** The `object` kind of what comes back (the items, for a list): its schema in RESOURCES types the answer. */
+  readonly resource: ResourceName;
   /** Changes state (even if the bucket is not `write`, e.g. mobile sessions). */
   readonly write: boolean;
   /** Repeating it leaves the same state: a retry after an unknown outcome is harmless. */
@@ -117,5 +119,5 @@ export const LEAD = `${WS}/leads/{lead_id}`;
 /** Fields a row may leave out: defaults (GETs are reads, idempotent, not destructive) or derived (path ids). */
 type Defaulted = 'query' | 'body' | 'status' | 'write' | 'idempotent' | 'destructive' | 'errors';
 
-/** A row of the endpoint table as written: path ids are derived from the path, never written. */
-export type EndpointRow = Omit<Endpoint, 'pathIds' | Defaulted> & Partial<Pick<Endpoint, Defaulted>>;
+/** A row of the endpoint table as written: path ids are derived from the path, never written; its name makes EndpointName. */
+export type EndpointRow = Omit<Endpoint, 'name' | 'pathIds' | Defaulted> & Partial<Pick<Endpoint, Defaulted>> & { readonly name: string };

@@ -1,11 +1,9 @@
 import { z } from 'zod';
-import { RESOURCES, effectsSchema } from '../../api/resources.js';
+import { RESOURCES, type ResourceName, effectsSchema } from '../../api/resources.js';
 
 /** Output schemas of tools, built from the spec's resource schemas (tolerant readers). */
-export function resourceOf(kind: string): z.ZodType {
-  const r = RESOURCES[kind];
-  if (!r) throw new Error(`no resource schema for ${kind}`);
-  return r;
+export function resourceOf(kind: ResourceName): z.ZodType {
+  return RESOURCES[kind];
 }
 
 /** What every result may carry: the note on fenced text, and what the result budget left out. */
@@ -46,7 +44,7 @@ export function withEffects(schema: z.ZodObject) {
  * read tool of the kind says them once (every write tool carrying the lead schema was most of
  * the tool list's bytes).
  */
-export function writeOutput(kind: string) {
+export function writeOutput(kind: ResourceName) {
   return z
     .looseObject({ ...shownWith, object: z.literal(kind), id: z.string(), effects: effectsSchema })
     .describe(`The ${kind}'s id, the fields this write set and the API's effects; view=full: the whole ${kind}.`);
@@ -86,7 +84,7 @@ export function duplicateOutput(single: z.ZodObject) {
   );
 }
 
-export const listOf = (kind: string) => listOutput(resourceOf(kind));
+export const listOf = (kind: ResourceName) => listOutput(resourceOf(kind));
 
 /** A page of members as the server shows them: each record with, added by this server, its one-part user id. */
 export const membersOutput = () =>
@@ -98,4 +96,4 @@ export const membersOutput = () =>
         .describe("Added by this server: the member's one-part user id (tasks, notes and meetings take it), where the server can tell it (docs/spec-gaps.md)."),
     }),
   );
-export const objectOf = (kind: string) => resourceOf(kind) as z.ZodObject;
+export const objectOf = (kind: ResourceName) => resourceOf(kind) as z.ZodObject;

@@ -1,6 +1,7 @@
-import type { CallOptions, CallResult, PageProgress } from '../../client/index.js';
+import type { PageProgress } from '../../client/index.js';
 import { isReplyInboxError } from '../../client/errors.js';
-import { paginate } from '../../client/paginate.js';
+import { type RowCaller, paginate } from '../../client/paginate.js';
+import { ENDPOINT_BY_NAME, type Endpoint } from '../../api/endpoints.js';
 import type { ApiCaller } from '../declare/tool-context.js';
 
 export interface MultiPageEnvelope {
@@ -61,9 +62,8 @@ export class PageReader {
   /** Read up to `pages` more pages (all of them by default). */
   async read(pages = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.done) return;
-    const caller = {
-      call: async <T>(n: string, opts: CallOptions) =>
-        (await this.api.call(n, { path: opts.path, query: opts.query, body: opts.body, signal: opts.signal })) as CallResult<T>,
+    const caller: RowCaller = {
+      request: (e, opts) => this.api.call(e.name, { path: opts.path, query: opts.query, body: opts.body, signal: opts.signal }),
     };
     const base = { items: this.items.length, pages: this.pages };
     const got: unknown[] = [];
@@ -80,7 +80,7 @@ export class PageReader {
     const query = { ...this.filters, ...(this.cursor ? { cursor: this.cursor } : {}) };
     const o = { maxItems: this.o.maxItems - base.items, maxPages: pages, signal: this.o.signal, onProgress };
     try {
-      for await (const item of paginate(caller, this.name, { path: this.req.path, query }, o)) got.push(item);
+      for await (const item of paginate(caller, listEndpoint(this.name), { path: this.req.path, query }, o)) got.push(item);
     } catch (err) {
       const cancelled = this.o.signal.aborted;
       if (this.pages === 0 && !cancelled) throw err;
@@ -148,6 +148,13 @@ export function multiPageApi(
       return true;
     },
   };
+}
+
+/** The row of a list the server reads page by page. */
+function listEndpoint(name: string): Endpoint {
+  const e = ENDPOINT_BY_NAME.get(name);
+  if (!e) throw new Error(`unknown endpoint ${name}`);
+  return e;
 }
 
 /** One line for the model on what the multi-page read did. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoint, type Toolset } from '../../../src/api/endpoints.js';
+import { ENDPOINT_BY_NAME, type Toolset } from '../../../src/api/endpoints.js';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../../src/sandbox/index.js';
 import { SPECIAL_EMAILS } from '../../../src/sandbox/seed/leads.js';
 import type { Store } from '../../../src/sandbox/store/store.js';
@@ -90,7 +90,7 @@ export async function firstId(t: ToolArea, tool: string, args: Record<string, un
 
 /** The tools the server serves in this area, sorted. */
 async function areaTools(t: ToolArea): Promise<string[]> {
-  return (await toolNames(t.admin)).filter((n) => endpoint(n).toolset === t.name);
+  return (await toolNames(t.admin)).filter((n) => ENDPOINT_BY_NAME.get(n)?.toolset === t.name);
 }
 
 /**
