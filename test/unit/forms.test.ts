@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_BATCH } from '../../src/mcp/pipeline/batch.js';
+import { MAX_BATCH } from '../../src/mcp/declare/batch.js';
 import { DEFAULT_MESSAGES } from '../../src/mcp/reads/conversation.js';
 import { MANY_LEADS_MAX } from '../../src/mcp/reads/conversations.js';
 import { LIST_LEADS_PAGE } from '../../tools/leads.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, CancelledError } from '../../src/client/index.js';
 import type { ApiCaller } from '../../src/mcp/declare/tool-context.js';
-import { multiPageApi, multiPageSummary, readPages } from '../../src/mcp/pipeline/multipage.js';
+import { multiPageApi, multiPageSummary, readPages } from '../../src/mcp/reads/multipage.js';
 import { endpoint } from '../../src/api/endpoints.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { MAX_ITEMS_BOUND, MULTI_PAGE_ARGS, isMultiPage, itemBound } from '../../src/mcp/declare/shared-args.js';

@@ -3,7 +3,7 @@ import { type Endpoint, endpoint as endpointByName } from '../../api/endpoints.j
 import { idSchema, workspaceSchema } from '../../api/ids.js';
 import { PARAM_DOCS } from './param-docs.js';
 import type { ToolDef, ToolSpec } from './types.js';
-import { BATCH_ARGS, BATCH_DOC, batched, oneOfLeadArgs } from '../pipeline/batch.js';
+import { BATCH_ARGS, BATCH_DOC, batched, oneOfLeadArgs } from './batch.js';
 import { batchOutput, duplicateOutput } from './outputs.js';
 import { emptiesOptional } from './droppable.js';
 import { MULTI_PAGE_ARGS, isMultiPage, DUPLICATE_ARGS, isGuardedCreate, userOrMemberId } from './shared-args.js';

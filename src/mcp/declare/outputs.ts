@@ -50,7 +50,7 @@ export function writeOutput(kind: ResourceName) {
     .describe(`The ${kind}'s id, the fields this write set and the API's effects; view=full: the whole ${kind}.`);
 }
 
-/** A batched write's answer: the one-lead answer, or `results` with each lead's outcome (pipeline/batch.ts). */
+/** A batched write's answer: the one-lead answer, or `results` with each lead's outcome (declare/batch.ts). */
 export function batchOutput(single: z.ZodObject) {
   const row = z.looseObject({
     lead_id: z.string(),

@@ -32,7 +32,7 @@ export interface ToolDef<A extends Record<string, unknown> = Record<string, any>
   readonly confirm?: ConfirmSpec<A>;
   /** A write: what it did, in words its answer starts with ("created", "marked read"). */
   readonly did?: string;
-  /** A write over one lead that takes lead_ids too (pipeline/batch.ts). */
+  /** A write over one lead that takes lead_ids too (declare/batch.ts). */
   readonly batch: boolean;
   /** The ui:// resource a host that renders MCP Apps shows beside this tool's result (src/mcp/desk/). */
   readonly desk?: string;

@@ -1,7 +1,7 @@
 import { ResourceTemplate } from '@modelcontextprotocol/server';
 import type { Resource } from '@modelcontextprotocol/server';
 import { endpoint } from '../../../api/endpoints.js';
-import { Continuation } from '../../pipeline/continuation.js';
+import { Continuation } from '../../reads/continuation.js';
 import { Fence, UNTRUSTED_NOTE } from '../../view/fence.js';
 import { TEMPLATE, URI } from '../../view/links.js';
 import { shortenToFit, within, withinBudget } from '../../view/result-budget.js';

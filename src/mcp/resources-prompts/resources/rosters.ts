@@ -1,5 +1,5 @@
 import { ResourceTemplate } from '@modelcontextprotocol/server';
-import { readPages } from '../../pipeline/multipage.js';
+import { readPages } from '../../reads/multipage.js';
 import { MAX_ITEMS_BOUND } from '../../declare/shared-args.js';
 import { TEMPLATE, URI } from '../../view/links.js';
 import { withinBudget } from '../../view/result-budget.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idSchema } from '../../api/ids.js';
 import { errorBody } from '../errors.js';
-import type { ToolContext } from '../declare/tool-context.js';
+import type { ToolContext } from './tool-context.js';
 import type { ToolOutput } from '../view/output.js';
 import { UNCHANGED, recordsNoChange } from '../view/unchanged.js';
 
