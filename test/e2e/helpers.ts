@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { Client } from '@modelcontextprotocol/client';
-import type { CallToolResult, ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
-import { expect } from 'vitest';
+import type { ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
 import { type Sandbox, SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { BIN, cleanEnv, spawnTracked, stdioTransport } from '../../scripts/harness/processes.js';
@@ -11,6 +10,7 @@ export { BIN, cleanEnv } from '../../scripts/harness/processes.js';
 import { type Era, eraOption } from '../../scripts/harness/http.js';
 export type { Era } from '../../scripts/harness/http.js';
 export { type Relay, startRelay } from '../../scripts/harness/relay.js';
+export { callErr, callOk, expectWriteEffects, type Ok, parseToolError, textOf, type ToolErrorBody, toolNames } from '../helpers/tool-calls.js';
 /** The names the e2e tests knew the relay by, kept while branches written against them land. */
 
 export interface McpSession {
@@ -39,54 +39,6 @@ export async function startMcp(
   // The SDK checks structuredContent only against schemas it has listed: list them once up front.
   await client.listTools();
   return { client, stderr: () => err, close: () => client.close() };
-}
-
-export interface Ok {
-  structured: any;
-  text: string;
-  result: CallToolResult;
-}
-
-export interface ToolErrorBody {
-  error: { code: string; message: string; status: number | null; param?: string; required_scope?: string; retry_after?: number };
-  nextStep: string;
-}
-
-/** The text of the first content block. */
-export function textOf(r: CallToolResult): string {
-  const first = r.content[0];
-  expect(first?.type).toBe('text');
-  return (first as { text: string }).text;
-}
-
-/** A call that must succeed: not isError, with structuredContent. */
-export async function callOk(s: McpSession, name: string, args: Record<string, unknown> = {}): Promise<Ok> {
-  const result = (await s.client.callTool({ name, arguments: args })) as CallToolResult;
-  if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
-  expect(result.structuredContent, `${name} has structuredContent`).toBeTypeOf('object');
-  return { structured: result.structuredContent, text: textOf(result), result };
-}
-
-/** Split an error result into its JSON line and the next-step sentence after it. */
-export function parseToolError(r: CallToolResult): ToolErrorBody {
-  expect(r.isError).toBe(true);
-  const text = textOf(r);
-  const nl = text.indexOf('\n');
-  expect(nl).toBeGreaterThan(0);
-  const body = JSON.parse(text.slice(0, nl)) as { error: ToolErrorBody['error'] };
-  return { error: body.error, nextStep: text.slice(nl + 1) };
-}
-
-/** A call that must fail as a tool error (isError), not as a protocol error. */
-export async function callErr(s: McpSession, name: string, args: Record<string, unknown> = {}): Promise<ToolErrorBody> {
-  const result = (await s.client.callTool({ name, arguments: args })) as CallToolResult;
-  return parseToolError(result);
-}
-
-/** The effects every write answers with (general rule 7). */
-export function expectWriteEffects(structured: any): void {
-  expect(structured.effects).toBeTypeOf('object');
-  expect(structured.effects.provider_writes).toEqual([]);
 }
 
 export interface RunResult {
@@ -149,12 +101,6 @@ export async function rawSession(args: string[], messages: Record<string, unknow
   const [code] = (await closed) as [number | null];
   clearTimeout(timer);
   return { code, stdout, stderr };
-}
-
-/** Every tool's name on the server, sorted. */
-export async function toolNames(s: McpSession): Promise<string[]> {
-  const { tools } = await s.client.listTools();
-  return tools.map((t) => t.name).sort();
 }
 
 /** A sandbox of this process, a counting relay before it, and the binary talking to the relay. */

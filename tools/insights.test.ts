@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { everyToolCovered, firstId, type InvalidCall, toolArea } from './area.js';
+import { everyToolCovered, firstId, type InvalidCall, toolArea } from '../test/helpers/tool-area.js';
 
-/** The insights tools (tools/insights.ts) over stdio: valid calls, then one invalid call each. */
+/** The insights tools (tools/insights.ts), served in process: valid calls, then one invalid call each. */
 const area = toolArea('insights');
 const ids = { campaign: '' };
 beforeAll(async () => {

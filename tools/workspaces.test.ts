@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { everyToolCovered, type InvalidCall, toolArea } from './area.js';
+import { everyToolCovered, type InvalidCall, toolArea } from '../test/helpers/tool-area.js';
 
-/** The workspaces tools (tools/workspaces.ts) over stdio: valid calls, then one invalid call each. */
+/** The workspaces tools (tools/workspaces.ts), served in process: valid calls, then one invalid call each. */
 const area = toolArea('workspaces');
 
 describe('Workspaces tools answer valid calls with the API resource as structuredContent', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { everyToolCovered, type InvalidCall, toolArea } from './area.js';
+import { everyToolCovered, type InvalidCall, toolArea } from '../test/helpers/tool-area.js';
 
-/** The campaigns tools (tools/campaigns.ts) over stdio: valid calls, then one invalid call each. */
+/** The campaigns tools (tools/campaigns.ts), served in process: valid calls, then one invalid call each. */
 const area = toolArea('campaigns');
 const ids = { campaign: '' };
 
