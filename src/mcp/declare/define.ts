@@ -31,6 +31,12 @@ export function inputSchemaFor(e: Endpoint, spec: Pick<ToolSpec<any>, 'docs' | '
   return z.strictObject(shape);
 }
 
+/** A value made on first use and kept. */
+function once<T>(make: () => T): () => T {
+  let made: { value: T } | undefined;
+  return () => (made ??= { value: make() }).value;
+}
+
 // biome-ignore lint/suspicious/noExplicitAny: as for ToolDef
 export function defineTool<A extends Record<string, unknown> = Record<string, any>>(spec: ToolSpec<A>): ToolDef<A> {
   const e = endpointByName(spec.endpoint);
@@ -42,25 +48,37 @@ export function defineTool<A extends Record<string, unknown> = Record<string, an
   const batch = spec.batch === true;
   if (batch && (!spec.run || !spec.did || e.pathIds.lead_id !== 'lead')) throw new Error(`${spec.endpoint}: a batched tool needs run, did and a lead_id path`);
   const extra = { ...(spec.extra ?? {}), ...(multiPage ? MULTI_PAGE_ARGS : {}), ...(guarded ? DUPLICATE_ARGS : {}), ...(batch ? BATCH_ARGS : {}) };
-  const input = inputSchemaFor(e, {
-    ...spec,
-    ...(batch ? { docs: { ...spec.docs, lead_ids: BATCH_DOC } } : {}),
-    extra,
-    override: {
-      ...spec.override,
-      ...Object.fromEntries((spec.userIds ?? []).map((a) => [a, userOrMemberId.optional()])),
-      ...(batch ? { lead_id: idSchema('lead').optional() } : {}),
-    },
+  // Built on first use, not at start: 46 tools' schemas cost a tenth of the binary's start-up,
+  // and its published list is computed at build time (scripts/build-bin.ts).
+  const input = once(() => {
+    const i = inputSchemaFor(e, {
+      ...spec,
+      ...(batch ? { docs: { ...spec.docs, lead_ids: BATCH_DOC } } : {}),
+      extra,
+      override: {
+        ...spec.override,
+        ...Object.fromEntries((spec.userIds ?? []).map((a) => [a, userOrMemberId.optional()])),
+        ...(batch ? { lead_id: idSchema('lead').optional() } : {}),
+      },
+    });
+    return batch ? i.superRefine(oneOfLeadArgs) : i;
   });
+  // A result leaves out nulls and empties in both forms: its schema does not require them.
+  const output = once(() =>
+    emptiesOptional(batch ? batchOutput(spec.output as z.ZodObject) : guarded ? duplicateOutput(spec.output as z.ZodObject) : spec.output),
+  );
   return {
     name: e.name,
     endpoint: e,
     toolset: e.toolset,
     title: spec.title,
     description: spec.description,
-    input: batch ? input.superRefine(oneOfLeadArgs) : input,
-    // A result leaves out nulls and empties in both forms: its schema does not require them.
-    output: emptiesOptional(batch ? batchOutput(spec.output as z.ZodObject) : guarded ? duplicateOutput(spec.output as z.ZodObject) : spec.output),
+    get input() {
+      return input();
+    },
+    get output() {
+      return output();
+    },
     extraArgs: Object.keys(extra),
     multiPage,
     guarded,
