@@ -1,11 +1,9 @@
 import { ENDPOINTS } from '../../api/endpoints.js';
 import { ENUMS, LEAD_DETAIL_EXPANSIONS, LEAD_LIST_EXPANSIONS, LIMITS, MAX_EXPANSIONS, RATE_LIMITS } from '../../api/enums.js';
 import { type Ctx, type AreaHandlers, wsOf } from '../context.js';
-import { fail } from '../errors.js';
 import { keysetPage, wholeList } from '../paging.js';
 import type { Store } from '../store/store.js';
 import type { WorkspaceRec } from '../store/types.js';
-import { iso } from '../seed/time.js';
 import { memberView } from '../views/people.js';
 
 function reachable(ctx: Ctx): WorkspaceRec[] {
