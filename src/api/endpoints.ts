@@ -9,13 +9,13 @@ import { LEAD_ROWS } from './table/leads.js';
 import { MEETING_ROWS } from './table/meetings.js';
 import { MOBILE_ROWS } from './table/mobile.js';
 import { NOTE_ROWS } from './table/notes.js';
-import type { Endpoint, EndpointRow, Toolset } from './table/row.js';
+import type { EndpointOfName, EndpointRow, Toolset } from './table/row.js';
 import { SCHEDULING_ROWS } from './table/scheduling.js';
 import { TASK_ROWS } from './table/tasks.js';
 import { TEMPLATE_ROWS } from './table/templates.js';
 import { WORKSPACE_ROWS } from './table/workspaces.js';
 
-export type { ApiErrorCode, Endpoint, Method, Toolset, WindowRule } from './table/row.js';
+export type { ApiErrorCode, Method, Toolset, WindowRule } from './table/row.js';
 
 /**
  * The endpoint table: the only place an endpoint is described. Its rows are written one file
@@ -44,6 +44,8 @@ export type RowOf<N extends EndpointName> = Extract<Row, { readonly name: N }>;
 
 /** The name of an endpoint of the table: a typo does not compile. */
 export type EndpointName = Row['name'];
+/** One endpoint of the v1 API, completed (defaults, path ids): what src/api/table/row.ts describes, named by the table. */
+export type Endpoint = EndpointOfName<EndpointName>;
 /** The name of an endpoint that is an MCP tool (it has a toolset). */
 export type ToolEndpointName = Extract<Row, { readonly toolset: Toolset }>['name'];
 /** The name of an endpoint that answers a page of a list. */

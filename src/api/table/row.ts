@@ -3,9 +3,9 @@ import type { Bucket, Scope } from '../enums.js';
 import type { IdKind } from '../ids.js';
 import type { Param } from '../params.js';
 import type { ResourceName } from '../resources.js';
-import type { EndpointName } from '../endpoints.js';
 
-// What an endpoint is (Endpoint) and how a row of the table is written (EndpointRow). The rows
+// What an endpoint is (EndpointOfName; src/api/endpoints.ts names it Endpoint, with the names of
+// its rows) and how a row of the table is written (EndpointRow). The rows
 // live one file per area beside this one; src/api/endpoints.ts completes them (defaults, path ids).
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -61,9 +61,9 @@ export interface MisnamedNote {
  * sandbox routes and validates with it, the client picks buckets and retry policy from it,
  * and the tools take their scope, read/write nature and annotations from it.
  */
-export interface Endpoint {
+export interface EndpointOfName<Name extends string> {
   /** Stable name; for an inbox endpoint (one with a toolset) it is also the MCP tool's name. */
-  readonly name: EndpointName;
+  readonly name: Name;
   readonly method: Method;
   /** Path template; `{workspace}` and `{<kind>_id}` placeholders. */
   readonly path: string;
@@ -119,5 +119,5 @@ export const LEAD = `${WS}/leads/{lead_id}`;
 /** Fields a row may leave out: defaults (GETs are reads, idempotent, not destructive) or derived (path ids). */
 type Defaulted = 'query' | 'body' | 'status' | 'write' | 'idempotent' | 'destructive' | 'errors';
 
-/** A row of the endpoint table as written: path ids are derived from the path, never written; its name makes EndpointName. */
-export type EndpointRow = Omit<Endpoint, 'name' | 'pathIds' | Defaulted> & Partial<Pick<Endpoint, Defaulted>> & { readonly name: string };
+/** A row of the endpoint table as written: path ids are derived from the path, never written. */
+export type EndpointRow = Omit<EndpointOfName<string>, 'pathIds' | Defaulted> & Partial<Pick<EndpointOfName<string>, Defaulted>>;
