@@ -1,30 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * One project per kind of test; `npm test` runs them all, `npx vitest run --project unit` one.
- * unit, contract, client and tools run the TypeScript sources and start at once. The others run the
- * built binaries: their global setup builds dist/ first, only when a source is newer than
- * the last build (scripts/build-stamp.ts). cluster needs redis-server on the PATH; registry
+ * One project per kind of test, in two lanes; `npm test` runs them all, `npx vitest run --project unit` one.
+ *
+ * The fast lane (`npm run test:fast`): unit, contract, client and tools run the TypeScript
+ * sources in this process, with no build and no child process (their setup makes starting
+ * one fail), and time only through the project's Clock.
+ *
+ * The process lane: e2e, reliability, cluster, ship and registry run the built binaries:
+ * their global setup builds dist/ first, only when a source is newer than the last build
+ * (scripts/build-stamp.ts), and their setup ends whatever a test or a file started and left
+ * running (scripts/harness/processes.ts). cluster needs redis-server on the PATH; registry
  * needs the npm registry (npx fetches the MCP Inspector, and Node 22 for the conformance suite).
  */
 const limits = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as const;
-const shared = {
-  ...limits,
-  // Ends whatever a test or a file started and left running (scripts/harness/processes.ts).
-  setupFiles: ['test/helpers/process-hooks.ts'],
-} as const;
-
-const fromSources = (name: string) => ({ test: { ...shared, name, include: [`test/${name}/**/*.test.ts`] } });
 
 /**
- * Each area's tool tests, beside its tools (tools/<area>.test.ts): the server the binary builds,
- * from the sources, in this process (test/helpers/in-process.ts). They start no process, so no
- * process tracking is loaded for them.
+ * The fast lane's projects. Their files share one module graph per worker (isolate: false):
+ * loading the SDK, zod and the server once per worker instead of once per file is most of
+ * the lane's time saved. A test that changes a module's state puts it back.
  */
-const tools = { test: { ...limits, name: 'tools', include: ['tools/**/*.test.ts'] } };
+const inProcess = (name: string, include: string[]) => ({
+  test: { ...limits, name, include, isolate: false, setupFiles: ['test/setup/no-processes.ts'] },
+});
 
 const fromDist = (name: string, include: string[], exclude: string[] = []) => ({
-  test: { ...shared, name, include, exclude, globalSetup: ['test/setup/build-if-stale.ts'] },
+  test: { ...limits, name, include, exclude, setupFiles: ['test/helpers/process-hooks.ts'], globalSetup: ['test/setup/build-if-stale.ts'] },
 });
 
 /** They fetch from the npm registry (or npm's cache): npx of the Inspector, npm install of the packed tarball. */
@@ -35,10 +36,12 @@ export default defineConfig({
     // The root's global setup runs whatever projects are selected: it marks the run's processes.
     globalSetup: ['test/setup/process-mark.ts'],
     projects: [
-      fromSources('unit'),
-      fromSources('contract'),
-      fromSources('client'),
-      tools,
+      inProcess('unit', ['test/unit/**/*.test.ts']),
+      inProcess('contract', ['test/contract/**/*.test.ts']),
+      inProcess('client', ['test/client/**/*.test.ts']),
+      // Each area's tool tests, beside its tools (tools/<area>.test.ts): the server the binary
+      // builds, from the sources, in this process (test/helpers/in-process.ts).
+      inProcess('tools', ['tools/**/*.test.ts']),
       fromDist('e2e', ['test/e2e/**/*.test.ts']),
       fromDist('reliability', ['test/reliability/**/*.test.ts']),
       fromDist('cluster', ['test/cluster/**/*.test.ts']),

@@ -1,7 +1,7 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { RUN_MARK } from './run-mark.js';
 
 /*
  * Every process the suite starts, in one place: the binaries' paths, the environment they
@@ -12,12 +12,6 @@ import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotoc
 /** The built binaries (vitest's global setup, or the script that needs them, builds dist/ first). */
 export const BIN = fileURLToPath(new URL('../../dist/src/cli/mcp.js', import.meta.url));
 export const SANDBOX_BIN = fileURLToPath(new URL('../../dist/src/cli/sandbox.js', import.meta.url));
-
-/**
- * Set by the global setup to an id of this run, and passed to every process the suite
- * starts: the global teardown finds whatever still carries it.
- */
-export const RUN_MARK = 'REPLY_INBOX_TEST_RUN';
 
 /** A child environment without the test process's REPLY_INBOX_* variables, so only what a test passes counts. */
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
@@ -115,30 +109,3 @@ export function fileEnded(): void {
 
 // A worker that exits with children left (a crash, an unhandled error) takes them along.
 process.once('exit', fileEnded);
-
-/**
- * Processes that still carry this run's mark, other than `except` (the runner's own
- * workers): read from /proc, so null where there is none.
- */
-export function markedProcesses(mark: string, except: (pid: number, ppid: number) => boolean): { pid: number; command: string }[] | null {
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
-  } catch {
-    return null;
-  }
-  const needle = `${RUN_MARK}=${mark}\0`;
-  const found: { pid: number; command: string }[] = [];
-  for (const d of pids) {
-    const pid = Number(d);
-    try {
-      if (!readFileSync(`/proc/${d}/environ`, 'latin1').includes(needle)) continue;
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${d}/status`, 'latin1'))?.[1]);
-      if (pid === process.pid || except(pid, ppid)) continue;
-      found.push({ pid, command: readFileSync(`/proc/${d}/cmdline`, 'latin1').split('\0').join(' ').trim() });
-    } catch {
-      // gone meanwhile, or another user's
-    }
-  }
-  return found;
-}

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { RUN_MARK, markedProcesses } from '../../scripts/harness/processes.js';
+import { RUN_MARK, markedProcesses } from '../../scripts/harness/run-mark.js';
 
 /**
  * The root project's global setup, which runs for every vitest run whatever projects it

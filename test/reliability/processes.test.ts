@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { RUN_MARK, cleanEnv, markedProcesses, spawnTracked, testEnded, testStarted } from '../../scripts/harness/processes.js';
+import { cleanEnv, spawnTracked, testEnded, testStarted } from '../../scripts/harness/processes.js';
+import { RUN_MARK, markedProcesses } from '../../scripts/harness/run-mark.js';
 
 const IDLE = ['-e', 'setInterval(() => {}, 1000)'];
 
