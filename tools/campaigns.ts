@@ -1,5 +1,4 @@
-import { defineTool } from '../src/mcp/declare/define.js';
-import { listOf } from '../src/mcp/declare/outputs.js';
+import { defineTool, listOf } from '../src/mcp/tool-kit.js';
 
 export const campaignTools = [
   defineTool({

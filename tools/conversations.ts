@@ -1,11 +1,16 @@
 import { z } from 'zod';
-import { DESK_URI } from '../src/mcp/desk/constants.js';
+import {
+  DESK_URI,
+  defineTool,
+  runConversation,
+  runDownload,
+  MANY_LEADS_MAX,
+  MANY_LEADS_MESSAGES,
+  runConversations,
+  ToolError,
+  leadLink,
+} from '../src/mcp/tool-kit.js';
 import { idSchema } from '../src/api/ids.js';
-import { defineTool } from '../src/mcp/declare/define.js';
-import { runConversation, runDownload } from '../src/mcp/reads/conversation.js';
-import { MANY_LEADS_MAX, MANY_LEADS_MESSAGES, runConversations } from '../src/mcp/reads/conversations.js';
-import { ToolError } from '../src/mcp/errors.js';
-import { leadLink } from '../src/mcp/view/links.js';
 
 const message = z.looseObject({
   id: z.string(),

@@ -1,4 +1,4 @@
-import type { ToolDef } from '../src/mcp/declare/define.js';
+import type { ToolDef } from '../src/mcp/tool-kit.js';
 import { campaignTools } from './campaigns.js';
 import { conversationTools } from './conversations.js';
 import { insightTools } from './insights.js';

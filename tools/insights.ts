@@ -1,5 +1,4 @@
-import { defineTool } from '../src/mcp/declare/define.js';
-import { listOf, objectOf } from '../src/mcp/declare/outputs.js';
+import { defineTool, listOf, objectOf } from '../src/mcp/tool-kit.js';
 import { APPROXIMATE, NOT_COMPUTED, runSummary } from './support/approximate.js';
 
 const WINDOW = { from: 'Window start: day or date-time.', to: 'Window end: day or date-time.' };

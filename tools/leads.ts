@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { DESK_URI } from '../src/mcp/desk/constants.js';
-import { defineTool } from '../src/mcp/declare/define.js';
-import { listOf, listOutput, membersOutput, objectOf, writeOutput } from '../src/mcp/declare/outputs.js';
+import { DESK_URI, defineTool, listOf, listOutput, membersOutput, objectOf, writeOutput, conversationLink, word } from '../src/mcp/tool-kit.js';
 import { leadResource } from '../src/api/resources.js';
 import { runProjected } from './support/project.js';
 import { viewOutput } from './support/compact.js';
@@ -13,8 +11,6 @@ import { withSentences } from './support/said.js';
 
 export { LEAD_TRIAGE_FIELDS } from './support/compact.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
-import { conversationLink } from '../src/mcp/view/links.js';
-import { word } from '../src/mcp/view/quote.js';
 
 /** Statuses that complete every open task of the lead for good: the person is asked first. */
 const ENDS_TASKS = new Set(['not_interested', 'unsubscribed', 'dnc']);

@@ -1,11 +1,9 @@
-import { defineTool } from '../src/mcp/declare/define.js';
-import { listOutput, objectOf, writeOutput } from '../src/mcp/declare/outputs.js';
+import { defineTool, listOutput, objectOf, writeOutput, word } from '../src/mcp/tool-kit.js';
 import { VIEW, viewOutput } from './support/compact.js';
 import { runPlain, runProjected } from './support/project.js';
 import { WRITE_VIEW, runWrite } from './support/write.js';
 import { APPROXIMATE, MEETING_TIMES } from './support/approximate.js';
 import { withSentences } from './support/said.js';
-import { word } from '../src/mcp/view/quote.js';
 
 export const meetingTools = [
   defineTool({

@@ -1,5 +1,4 @@
-import { defineTool } from '../src/mcp/declare/define.js';
-import { listOf, writeOutput } from '../src/mcp/declare/outputs.js';
+import { defineTool, listOf, writeOutput } from '../src/mcp/tool-kit.js';
 import { runWrite } from './support/write.js';
 
 export const noteTools = [

@@ -1,5 +1,4 @@
-import { defineTool } from '../src/mcp/declare/define.js';
-import { listOutput, objectOf } from '../src/mcp/declare/outputs.js';
+import { defineTool, listOutput, objectOf } from '../src/mcp/tool-kit.js';
 import { VIEW, viewOutput } from './support/compact.js';
 import { runProjected } from './support/project.js';
 import { runSlots, slotsOutput } from './support/zone-time.js';

@@ -1,6 +1,4 @@
-import { defineTool } from '../src/mcp/declare/define.js';
-import { DESK_URI } from '../src/mcp/desk/constants.js';
-import { listOf, listOutput, objectOf } from '../src/mcp/declare/outputs.js';
+import { defineTool, DESK_URI, listOf, listOutput, objectOf } from '../src/mcp/tool-kit.js';
 import { VIEW, viewOutput } from './support/compact.js';
 import { runDraft } from './support/draft.js';
 import { runProjected } from './support/project.js';

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../src/mcp/declare/define.js';
-import { listOf, membersOutput, objectOf } from '../src/mcp/declare/outputs.js';
-import { today } from '../src/mcp/view/today.js';
+import { defineTool, listOf, membersOutput, objectOf, today } from '../src/mcp/tool-kit.js';
 
 /** get_me's addition: today, so that "tomorrow" or "last 7 days" is counted, not guessed. */
 const TODAY = z

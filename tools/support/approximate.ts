@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
-import type { ToolOutput } from '../../src/mcp/view/output.js';
+import type { ToolContext, ToolOutput } from '../../src/mcp/tool-kit.js';
 import { runPlain } from './project.js';
 
 type Row = Record<string, unknown>;

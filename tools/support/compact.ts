@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resourceOf } from '../../src/mcp/declare/outputs.js';
+import { resourceOf } from '../../src/mcp/tool-kit.js';
 
 type Row = Record<string, unknown>;
 const s = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);

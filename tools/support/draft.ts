@@ -1,8 +1,5 @@
 import { ApiError } from '../../src/client/errors.js';
-import { ToolError } from '../../src/mcp/errors.js';
-import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
-import { type Fence, UNTRUSTED_LINE, UNTRUSTED_MARK } from '../../src/mcp/view/fence.js';
-import type { ToolOutput } from '../../src/mcp/view/output.js';
+import { ToolError, type ToolContext, type Fence, UNTRUSTED_LINE, UNTRUSTED_MARK, type ToolOutput } from '../../src/mcp/tool-kit.js';
 import { runPlain } from './project.js';
 import { type Reply, readReply } from './reply-to.js';
 

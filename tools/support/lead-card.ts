@@ -1,9 +1,5 @@
 import { z } from 'zod';
-import { splitArgs } from '../../src/mcp/declare/split-args.js';
-import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
-import { oneLines } from '../../src/mcp/view/lines.js';
-import { isOutsideField } from '../../src/mcp/view/shape.js';
-import type { ToolOutput } from '../../src/mcp/view/output.js';
+import { splitArgs, type ToolContext, oneLines, isOutsideField, type ToolOutput } from '../../src/mcp/tool-kit.js';
 import { LEAD_FACTS } from './compact.js';
 import { runProjected } from './project.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolOutput } from '../../src/mcp/view/output.js';
+import type { ToolOutput } from '../../src/mcp/tool-kit.js';
 import { withSentences } from './said.js';
 
 type Row = Record<string, unknown>;

@@ -1,8 +1,5 @@
-import { splitArgs } from '../../src/mcp/declare/split-args.js';
-import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
-import { oneLines, pageTable } from '../../src/mcp/view/lines.js';
+import { splitArgs, type ToolContext, oneLines, pageTable, type ToolOutput } from '../../src/mcp/tool-kit.js';
 import { COMPACT, type CompactKind } from './compact.js';
-import type { ToolOutput } from '../../src/mcp/view/output.js';
 
 interface ViewArgs {
   view?: 'compact' | 'full';

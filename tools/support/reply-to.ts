@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { errorBody } from '../../src/mcp/errors.js';
-import { CONVERSATION_CAP, subjectTopic } from '../../src/mcp/reads/conversation.js';
-import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
+import { errorBody, CONVERSATION_CAP, subjectTopic, type ToolContext } from '../../src/mcp/tool-kit.js';
 
 type Row = Record<string, unknown>;
 

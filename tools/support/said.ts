@@ -1,6 +1,4 @@
-import type { Fence } from '../../src/mcp/view/fence.js';
-import type { ToolOutput } from '../../src/mcp/view/output.js';
-import { textOf } from '../../src/mcp/view/shape.js';
+import { type Fence, type ToolOutput, textOf } from '../../src/mcp/tool-kit.js';
 
 type Row = Record<string, unknown>;
 

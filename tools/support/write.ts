@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import { splitArgs } from '../../src/mcp/declare/split-args.js';
-import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
-import { writeLines } from '../../src/mcp/view/lines.js';
-import type { ToolOutput } from '../../src/mcp/view/output.js';
+import { splitArgs, type ToolContext, writeLines, type ToolOutput } from '../../src/mcp/tool-kit.js';
 
 type Row = Record<string, unknown>;
 

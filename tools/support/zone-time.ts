@@ -1,9 +1,6 @@
 import { z } from 'zod';
-import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
-import { textOf } from '../../src/mcp/view/shape.js';
+import { type ToolContext, textOf, type ToolOutput, objectOf } from '../../src/mcp/tool-kit.js';
 import { wallClock, zoneOffset } from '../../src/api/zone.js';
-import type { ToolOutput } from '../../src/mcp/view/output.js';
-import { objectOf } from '../../src/mcp/declare/outputs.js';
 import { offsetLabel, slotDaySchema, slotRanges } from './slot-ranges.js';
 
 /** An instant as local date-time with its offset in an IANA zone, e.g. 2026-11-23T10:00:00+01:00 (the same instant, readable). */
