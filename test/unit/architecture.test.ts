@@ -87,6 +87,87 @@ describe('the layers import only downwards: api ← client, sandbox ← mcp ← 
   });
 });
 
+/** The rooms of a folder: each sub-folder is one room, each loose file one of its own. */
+function roomOf(folder: string, file: string): string | null {
+  if (!file.startsWith(`${folder}/`)) return null;
+  return join(folder, file.slice(folder.length + 1).split('/')[0]!);
+}
+
+/** The imports between the rooms of a folder (type-only imports included), as a graph of rooms. */
+function roomGraph(folder: string, imports: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const graph = new Map<string, Set<string>>();
+  for (const [file, targets] of imports) {
+    const from = roomOf(folder, file);
+    if (from === null) continue;
+    const out = graph.get(from) ?? new Set<string>();
+    graph.set(from, out);
+    for (const t of targets) {
+      const to = roomOf(folder, t);
+      if (to !== null && to !== from) out.add(to);
+    }
+  }
+  return new Map([...graph].map(([room, to]) => [room, [...to]]));
+}
+
+/** The kit tools import from the core (src/mcp/tool-kit.ts): the one door from tools/ into src/mcp. */
+const TOOL_KIT = 'src/mcp/tool-kit.ts';
+
+/** tools/' own files: the tools and their support (a test beside a tool may reach further). */
+const toolFiles = () => filesUnder('tools').filter((f) => !f.endsWith('.test.ts'));
+
+describe('no cycle between rooms: the folders and loose files of src/ and of src/mcp, type-only imports included', () => {
+  const imports = new Map(filesUnder('src').map((f) => [f, importsOf(f)]));
+  it.each(['src', 'src/mcp'])('the rooms of %s import one another one way only', (folder) => {
+    expect(cyclesOf(roomGraph(folder, imports))).toEqual([]);
+  });
+
+  it('the check finds rooms that import each other through different files, by a type-only import too', () => {
+    const graph = new Map([
+      ['src/mcp/declare/define.ts', ['src/mcp/pipeline/batch.ts']],
+      ['src/mcp/pipeline/call-tool.ts', ['src/mcp/declare/types.ts']],
+      ['src/mcp/pipeline/batch.ts', ['src/mcp/view/output.ts']],
+      ['src/mcp/server.ts', ['src/mcp/pipeline/call-tool.ts']],
+    ]);
+    const typeOnly = importsOf('src/mcp/pipeline/call-tool.ts', "import type { ToolDef } from '../declare/types.js';");
+    expect(typeOnly).toEqual(['src/mcp/declare/types.ts']);
+    expect(cyclesOf(graph)).toEqual([]);
+    expect(cyclesOf(roomGraph('src/mcp', graph))).toEqual([['src/mcp/declare', 'src/mcp/pipeline']]);
+  });
+});
+
+describe('tools reach the core through one narrow kit (src/mcp/tool-kit.ts)', () => {
+  it('tools/ imports nothing of src/mcp but the kit', () => {
+    const crossings = toolFiles().flatMap((f) =>
+      importsOf(f)
+        .filter((t) => t.startsWith('src/mcp/') && t !== TOOL_KIT)
+        .map((t) => `${f} → ${t}`),
+    );
+    expect(crossings).toEqual([]);
+  });
+
+  it('nothing in src/ imports the kit: it is a door for tools, not a room of the core', () => {
+    const users = filesUnder('src').filter((f) => importsOf(f).includes(TOOL_KIT));
+    expect(users).toEqual([]);
+  });
+
+  it('the kit offers exactly what tools use: every name it exports is imported by a file of tools/', () => {
+    const kit = readFileSync(join(ROOT, TOOL_KIT), 'utf8');
+    const lists = (text: string, re: RegExp) =>
+      [...text.matchAll(re)].flatMap((m) =>
+        m[1]!
+          .split(',')
+          .map((n) => n.trim().replace(/^type\s+/, ''))
+          .filter(Boolean),
+      );
+    const offered = lists(kit, /export (?:type )?\{([^}]*)\} from/g);
+    const used = new Set(
+      toolFiles().flatMap((f) => lists(readFileSync(join(ROOT, f), 'utf8'), /import (?:type )?\{([^}]*)\} from '[./]+src\/mcp\/tool-kit\.js'/g)),
+    );
+    expect(offered.length).toBeGreaterThan(0);
+    expect(offered.filter((n) => !used.has(n))).toEqual([]);
+  });
+});
+
 describe('no import cycle, type-only imports included', () => {
   it('no file of src/, tools/ or scripts/ reaches itself through its imports', () => {
     const files = HOUSE.flatMap(filesUnder);
