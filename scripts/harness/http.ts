@@ -7,6 +7,8 @@ import { BIN, cleanEnv, spawnTracked } from './processes.js';
 export interface HttpBinary {
   /** The MCP endpoint the binary printed, e.g. http://127.0.0.1:PORT/mcp. */
   url: string;
+  /** The whole line it printed on stdout when it listened. */
+  stdoutLine: string;
   child: ChildProcess;
   stderr(): string;
   /** Send a signal (SIGTERM by default) unless one was sent already, and wait for the exit code. */
@@ -29,10 +31,12 @@ export async function startHttpBinary(args: string[], env: Record<string, string
     child.kill('SIGKILL');
     throw new Error(`the HTTP binary did not start:\n${err}`);
   }
-  const url = (JSON.parse(out.split('\n')[0]!) as { url: string }).url;
+  const stdoutLine = out.split('\n')[0]!;
+  const url = (JSON.parse(stdoutLine) as { url: string }).url;
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   return {
     url,
+    stdoutLine,
     child,
     stderr: () => err,
     stop: async (signal = 'SIGTERM') => {

@@ -54,8 +54,11 @@ async function runHttp(p: Parts): Promise<number> {
     log: p.log,
   });
   // Not stdio: stdout is free, and a supervisor or test reads where the endpoint landed.
-  process.stdout.write(`${JSON.stringify({ url: handle.url })}\n`);
-  p.log.info({ url: handle.url, auth: auth.kind, redis: p.store !== undefined, max_sessions: c.maxSessions }, 'serving MCP over Streamable HTTP');
+  process.stdout.write(`${JSON.stringify({ url: handle.url, listening: handle.listening })}\n`);
+  p.log.info(
+    { url: handle.url, listening: handle.listening, auth: auth.kind, redis: p.store !== undefined, max_sessions: c.maxSessions },
+    'serving MCP over Streamable HTTP',
+  );
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', () => resolve());
     process.once('SIGINT', () => resolve());

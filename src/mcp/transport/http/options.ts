@@ -42,8 +42,10 @@ export interface HttpServeOptions<C extends ClosableClient> {
 }
 
 export interface HttpHandle {
-  /** The MCP endpoint, e.g. http://127.0.0.1:8080/mcp. */
+  /** The MCP endpoint as a client reaches it, e.g. http://127.0.0.1:8080/mcp (bound to 0.0.0.0, a loopback name). */
   url: string;
+  /** Where it listens: "127.0.0.1:8080", or "all interfaces (0.0.0.0:8080)". */
+  listening: string;
   port: number;
   sessions(): number;
   /** Refuse new work, let in-flight calls finish (up to drainTimeoutMs), then close every session and client. */

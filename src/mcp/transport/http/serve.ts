@@ -5,6 +5,7 @@ import { AuthFailures } from './auth-failures.js';
 import { DEFAULT_MAX_BODY_BYTES } from './body.js';
 import { type ClosableClient, KeyClients } from './clients.js';
 import { drainHttp } from './drain.js';
+import { endpointOf } from './endpoint-url.js';
 import type { HttpHandle, HttpServeOptions } from './options.js';
 import { router } from './route.js';
 import { DEFAULT_IDLE_SESSION_MS, Sessions } from './sessions.js';
@@ -37,10 +38,11 @@ export async function serveHttp<C extends ClosableClient>(o: HttpServeOptions<C>
   server.listen(o.listen.port, o.listen.host);
   await once(server, 'listening');
   const addr = server.address() as AddressInfo;
-  const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  const endpoint = endpointOf(addr.address, addr.port, o.allowedHosts);
   let drained: Promise<void> | null = null;
   return {
-    url: `http://${host}:${addr.port}/mcp`,
+    url: endpoint.url,
+    listening: endpoint.listening,
     port: addr.port,
     sessions: () => state.sessions.size,
     drain: () => (drained ??= drainHttp(state, server)),
