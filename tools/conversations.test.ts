@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SPECIAL_EMAILS } from '../../../src/sandbox/seed/leads.js';
-import { callErr } from '../helpers.js';
-import { everyToolCovered, firstId, type InvalidCall, toolArea } from './area.js';
+import { SPECIAL_EMAILS } from '../src/sandbox/seed/leads.js';
+import { callErr } from '../test/helpers/tool-calls.js';
+import { everyToolCovered, firstId, type InvalidCall, toolArea } from '../test/helpers/tool-area.js';
 
-/** The conversations tools (tools/conversations.ts) over stdio: valid calls, then one invalid call each. */
+/** The conversations tools (tools/conversations.ts), served in process: valid calls, then one invalid call each. */
 const area = toolArea('conversations', { rep: true });
 const ids = { files: { lead: '', attachment: '' } };
 beforeAll(async () => {

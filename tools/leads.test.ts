@@ -1,11 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_KEYS } from '../../../src/sandbox/index.js';
-import { LEAD_TRIAGE_FIELDS } from '../../../tools/leads.js';
-import { callErr, callOk, expectWriteEffects } from '../helpers.js';
-import { everyToolCovered, type InvalidCall, toolArea } from './area.js';
+import { SANDBOX_KEYS } from '../src/sandbox/index.js';
+import { LEAD_TRIAGE_FIELDS } from './leads.js';
+import { callErr, callOk, expectWriteEffects } from '../test/helpers/tool-calls.js';
+import { everyToolCovered, type InvalidCall, toolArea } from '../test/helpers/tool-area.js';
 
-/** The leads tools (tools/leads.ts) over stdio: valid calls, then one invalid call each. */
+/** The leads tools (tools/leads.ts), served in process: valid calls, then one invalid call each. */
 const area = toolArea('leads', { rep: true });
 const ids = { members: [] as string[], tags: [] as string[] };
 beforeAll(async () => {
