@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { expectWriteEffects } from '../helpers.js';
-import { everyToolCovered, type InvalidCall, toolArea } from './area.js';
+import { expectWriteEffects } from '../test/helpers/tool-calls.js';
+import { everyToolCovered, type InvalidCall, toolArea } from '../test/helpers/tool-area.js';
 
-/** The notes tools (tools/notes.ts) over stdio: valid calls, then one invalid call each. */
+/** The notes tools (tools/notes.ts), served in process: valid calls, then one invalid call each. */
 const area = toolArea('notes');
 
 describe('Notes: create and list', () => {

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callOk } from '../helpers.js';
-import { everyToolCovered, firstId, type InvalidCall, toolArea } from './area.js';
+import { callOk } from '../test/helpers/tool-calls.js';
+import { everyToolCovered, firstId, type InvalidCall, toolArea } from '../test/helpers/tool-area.js';
 
-/** The templates tools (tools/templates.ts) over stdio: valid calls, then one invalid call each. */
+/** The templates tools (tools/templates.ts), served in process: valid calls, then one invalid call each. */
 const area = toolArea('templates');
 const ids = { template: '', aiTemplate: { id: '', vars: [] as string[] }, folder: '' };
 beforeAll(async () => {

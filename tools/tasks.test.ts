@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectWriteEffects } from '../helpers.js';
-import { everyToolCovered, firstId, type InvalidCall, toolArea } from './area.js';
+import { expectWriteEffects } from '../test/helpers/tool-calls.js';
+import { everyToolCovered, firstId, type InvalidCall, toolArea } from '../test/helpers/tool-area.js';
 
-/** The tasks tools (tools/tasks.ts) over stdio: valid calls, then one invalid call each. */
+/** The tasks tools (tools/tasks.ts), served in process: valid calls, then one invalid call each. */
 const area = toolArea('tasks');
 const ids = { task: '' };
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { everyToolCovered, firstId, type InvalidCall, toolArea } from './area.js';
+import { everyToolCovered, firstId, type InvalidCall, toolArea } from '../test/helpers/tool-area.js';
 
-/** The scheduling tools (tools/scheduling.ts) over stdio: valid calls, then one invalid call each. */
+/** The scheduling tools (tools/scheduling.ts), served in process: valid calls, then one invalid call each. */
 const area = toolArea('scheduling');
 const ids = { eventType: '' };
 beforeAll(async () => {
@@ -18,7 +18,8 @@ describe('Scheduling: event types and free slots', () => {
     expect(Array.isArray(structured.form_fields)).toBe(true);
   });
   it('get_slots: availability inside the window asked for', async () => {
-    const from = new Date(Date.now() + 86_400_000);
+    // A day after the sandbox's own time, the time it judges a window by.
+    const from = new Date(area.sandbox.clock.now() + 86_400_000);
     const to = new Date(from.getTime() + 14 * 86_400_000);
     const { structured } = await area.ok('get_slots', {
       event_type_id: ids.eventType,
