@@ -1,6 +1,7 @@
 import type { McpServer, LoggingLevel } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import type { LimiterEvent } from '../client/index.js';
+import { type Clock, systemClock } from '../clock.js';
 
 const TO_PINO: Record<LoggingLevel, 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
   debug: 'debug',
@@ -45,11 +46,13 @@ export class ClientLog {
   constructor(
     private readonly mcp: McpServer,
     private readonly log: Logger,
+    /** What the repeat window is counted on. */
+    private readonly clock: Pick<Clock, 'now'> = systemClock,
   ) {}
 
   send(level: LoggingLevel, message: string, fields: Record<string, unknown> = {}, repeatKey?: string): void {
     if (repeatKey !== undefined) {
-      const now = Date.now();
+      const now = this.clock.now();
       if (now - (this.lastSent.get(repeatKey) ?? -Infinity) < REPEAT_MS) return;
       this.lastSent.set(repeatKey, now);
     }

@@ -1,13 +1,14 @@
 import { Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { ClientLog, limiterLogEntry } from '../../src/mcp/client-log.js';
+import { ManualClock } from '../helpers/manual-clock.js';
+import { eventually, turn } from '../helpers/turns.js';
 
 /** A server with the logging capability, a client collecting its log messages, and what went to the pino stream. */
-function rig() {
+function rig(clock = new ManualClock(0)) {
   let written = '';
   const sink = new Writable({
     write(chunk, _enc, done) {
@@ -16,7 +17,7 @@ function rig() {
     },
   });
   const mcp = new McpServer({ name: 't', version: '0' }, { capabilities: { logging: {} } });
-  const clientLog = new ClientLog(mcp, createLogger('t', 'info', sink));
+  const clientLog = new ClientLog(mcp, createLogger('t', 'info', sink), clock);
   const client = new Client({ name: 'c', version: '0' });
   const received: { level: string; logger?: string; data?: any }[] = [];
   client.setNotificationHandler('notifications/message', (n) => void received.push(n.params as (typeof received)[number]));
@@ -25,7 +26,16 @@ function rig() {
     await mcp.connect(a);
     await client.connect(b);
   };
-  return { mcp, clientLog, client, received, connect, logged: () => written };
+  /** Until the client has received `n` messages; then one more turn, in which any other would have come too (the transport is in memory). */
+  const heard = async (n: number) => {
+    await eventually(
+      `${n} message(s) received`,
+      () => received.length >= n,
+      () => received,
+    );
+    await turn();
+  };
+  return { mcp, clientLog, client, received, connect, heard, logged: () => written };
 }
 let open: ReturnType<typeof rig> | null = null;
 afterEach(async () => {
@@ -38,7 +48,7 @@ describe('Notable events go to stderr and to the MCP client as notifications/mes
     const r = (open = rig());
     await r.connect();
     r.clientLog.send('warning', 'bucket spent', { event: 'throttled', bucket: 'read' });
-    await sleep(10);
+    await r.heard(1);
     expect(r.received).toEqual([{ level: 'warning', logger: 'reply-inbox-mcp', data: { message: 'bucket spent', event: 'throttled', bucket: 'read' } }]);
     expect(JSON.parse(r.logged().trim())).toMatchObject({ level: 40, msg: 'bucket spent', event: 'throttled' });
   });
@@ -50,7 +60,7 @@ describe('Notable events go to stderr and to the MCP client as notifications/mes
     r.clientLog.send('warning', 'a warning');
     r.clientLog.send('notice', 'a notice');
     r.clientLog.send('error', 'an error');
-    await sleep(10);
+    await r.heard(1);
     expect(r.received.map((m) => m.data.message)).toEqual(['an error']);
     expect(r.logged()).toMatch(/a warning[\s\S]*a notice[\s\S]*an error/);
   });
@@ -59,22 +69,29 @@ describe('Notable events go to stderr and to the MCP client as notifications/mes
     const r = (open = rig());
     r.clientLog.send('notice', '3 tools hidden', { event: 'tools_hidden' });
     await r.connect();
-    await sleep(10);
+    await turn();
     expect(r.received).toEqual([]);
     r.clientLog.flush();
     r.clientLog.flush();
-    await sleep(10);
+    await r.heard(1);
     expect(r.received.map((m) => m.data.event)).toEqual(['tools_hidden']);
   });
 
-  it('the same throttling message is not repeated within its window; another bucket is', async () => {
-    const r = (open = rig());
+  it('the same throttling message is not repeated within its window; another bucket is, and so is the same one after the window', async () => {
+    const clock = new ManualClock(0);
+    const r = (open = rig(clock));
     await r.connect();
-    r.clientLog.limiter({ type: 'rate_limited', bucket: 'read', retryAfter: 5, refillAt: Date.now() + 5000 });
-    r.clientLog.limiter({ type: 'rate_limited', bucket: 'read', retryAfter: 5, refillAt: Date.now() + 5000 });
-    r.clientLog.limiter({ type: 'rate_limited', bucket: 'upstream', retryAfter: 5, refillAt: Date.now() + 5000 });
-    await sleep(10);
+    const limited = (bucket: 'read' | 'upstream') => r.clientLog.limiter({ type: 'rate_limited', bucket, retryAfter: 5, refillAt: clock.now() + 5000 });
+    limited('read');
+    clock.advance(9_999);
+    limited('read');
+    limited('upstream');
+    await r.heard(2);
     expect(r.received.map((m) => m.data.bucket)).toEqual(['read', 'upstream']);
+    clock.advance(1);
+    limited('read');
+    await r.heard(3);
+    expect(r.received.map((m) => m.data.bucket)).toEqual(['read', 'upstream', 'read']);
   });
 });
 
@@ -120,7 +137,7 @@ describe('revision 2026-07-28: a message goes only to the requests being answere
       r.clientLog.send('error', 'get_lead failed upstream', { event: 'upstream_failure' });
     });
     r.clientLog.send('error', 'after it', { event: 'upstream_failure' });
-    await sleep(50);
+    await turn();
     expect(heard).toEqual([{ level: 'error', data: { message: 'get_lead failed upstream', event: 'upstream_failure' } }]);
     // Nothing reached the client unrequested: the 2025 channel stays quiet.
     expect(r.received).toEqual([]);
@@ -138,18 +155,24 @@ describe('revision 2026-07-28: a message goes only to the requests being answere
       async () => void a.push('x'),
       async () => r.clientLog.send('warning', 'legacy notice'),
     );
-    await sleep(50);
+    await r.heard(1);
     expect(a).toEqual([]);
     expect(r.received.map((m) => m.data?.message)).toEqual(['legacy notice']);
     r.clientLog.perRequest();
+    // The first request is answered only once the second has sent the message: both are under way then.
+    let sent!: () => void;
+    const sentBySecond = new Promise<void>((resolve) => (sent = resolve));
     await Promise.all([
       r.clientLog.during(
         async () => void a.push('x'),
-        async () => sleep(20),
+        () => sentBySecond,
       ),
       r.clientLog.during(
         async () => void b.push('x'),
-        async () => r.clientLog.send('warning', 'both hear'),
+        async () => {
+          r.clientLog.send('warning', 'both hear');
+          sent();
+        },
       ),
     ]);
     expect(a).toEqual(['x']);

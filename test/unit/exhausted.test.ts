@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Limiter, type LimiterEvent, SPEC_FIGURES, type Settlement } from '../../src/client/limiter/limiter.js';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { until } from '../helpers/until.js';
+import { eventually } from '../helpers/turns.js';
 
 /** An answer without rate headers: counted in the current window. */
 const ANSWERED: Settlement = {
@@ -41,12 +41,12 @@ describe("the limiter says when a bucket is emptied while calls wait for it (the
       const { limiter, answers, call, exhausted, state } = setUp(fastYield);
       // The write bucket's only token is in flight and a second write waits: from now on every call queues.
       const writes = [call('write'), call('write')];
-      await until('one write sent and one queued', () => answers.length === 1 && state().sent.atOnce === 1, state);
+      await eventually('one write sent and one queued', () => answers.length === 1 && state().sent.atOnce === 1, state);
       expect(exhausted().map((e) => e.bucket)).toEqual(['write']);
       // Five reads, each handed to the queue while the read bucket still shows all its tokens.
       const reads = Array.from({ length: READ + 2 }, () => call('read'));
-      await until('three reads sent', () => answers.length === 1 + READ, state);
-      await until(
+      await eventually('three reads sent', () => answers.length === 1 + READ, state);
+      await eventually(
         'the read bucket reported exhausted',
         () => exhausted().length === 2,
         () => ({ events: exhausted(), state: state() }),

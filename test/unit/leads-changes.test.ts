@@ -6,6 +6,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
 import { ManualClock } from '../helpers/manual-clock.js';
+import { eventually } from '../helpers/turns.js';
 
 // Item 13 of the second agent trial: after a notification of new replies, the agent reads only
 // what changed since its last read (the leads resource's "changes" URI, then each read's "next"),
@@ -47,18 +48,15 @@ const read = async (uri: string): Promise<View> => JSON.parse(((await s.client.r
 let second = 0;
 const replyOn = (lead: string) => sb.control.simulateInboundReply(lead, new Date(Date.parse('2030-01-01T00:00:00Z') + ++second * 1_000));
 const acme = () => sb.store.leads.inGroup('acme').map((l) => l.id);
-async function until(what: string, ok: () => boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 /** Move the watch's clock one interval and wait for the poll's notification. */
 async function pollAndHear(): Promise<(typeof told)[number]> {
   const before = told.length;
   clock.advance(INTERVAL);
-  await until('the notification of the poll', () => told.length > before);
+  await eventually(
+    'the notification of the poll',
+    () => told.length > before,
+    () => watch.polls,
+  );
   return told.at(-1)!;
 }
 

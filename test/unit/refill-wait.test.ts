@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Limiter, type LimiterEvent, SPEC_FIGURES, type Settlement } from '../../src/client/limiter/limiter.js';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { until } from '../helpers/until.js';
+import { eventually } from '../helpers/turns.js';
 
 const FALLBACK = 60_000;
 /** An answer without rate headers: counted in the current window, which turns after the fallback. */
@@ -40,25 +40,25 @@ describe('the limiter says when it waits for a refill: no call in flight, every 
   it('not while a call is in flight; once per wait, with the calls waiting and the refill time; again at the next wait', async () => {
     const { clock, limiter, answers, call, waits, read } = setUp();
     const calls = Array.from({ length: 5 }, call);
-    await until('two calls sent and three queued', () => answers.length === 2 && read().queued === 3, read);
+    await eventually('two calls sent and three queued', () => answers.length === 2 && read().queued === 3, read);
     answers[0]!();
     await calls[0];
     expect(waits()).toEqual([]);
     answers[1]!();
     await calls[1];
-    await until('the wait told', () => waits().length > 0, waits);
+    await eventually('the wait told', () => waits().length > 0, waits);
     expect(waits()).toEqual([{ type: 'waiting_for_refill', buckets: ['read'], queued: 3, refillAt: FALLBACK }]);
     // A call that joins the wait is not a new wait.
     calls.push(call());
-    await until('the sixth call queued', () => read().queued === 4, read);
+    await eventually('the sixth call queued', () => read().queued === 4, read);
     expect(waits()).toHaveLength(1);
 
     clock.advance(FALLBACK);
-    await until('two calls sent after the refill', () => answers.length === 4, read);
+    await eventually('two calls sent after the refill', () => answers.length === 4, read);
     answers[2]!();
     answers[3]!();
     await Promise.all(calls.slice(2, 4));
-    await until('the next wait told', () => waits().length > 1, waits);
+    await eventually('the next wait told', () => waits().length > 1, waits);
     expect(waits()[1]).toEqual({ type: 'waiting_for_refill', buckets: ['read'], queued: 2, refillAt: 2 * FALLBACK });
     expect(waits()).toHaveLength(2);
     const rest = Promise.allSettled(calls.slice(4));

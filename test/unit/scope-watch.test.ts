@@ -32,13 +32,15 @@ describe('The periodic GET /v1/me refresh: one tick per interval while started, 
 
   it('a slow refresh is not started again while it runs', async () => {
     let started = 0;
+    let finish = () => {};
     const w = new ScopeWatch(1_000, async () => {
       started++;
-      await new Promise((r) => setTimeout(r, 3_500));
+      await new Promise<void>((r) => (finish = r));
     });
     w.start();
     await vi.advanceTimersByTimeAsync(4_000);
     expect(started).toBe(1);
+    finish();
     await vi.advanceTimersByTimeAsync(1_000);
     expect(started).toBe(2);
     w.stop();

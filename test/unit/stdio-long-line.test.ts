@@ -1,8 +1,8 @@
 import { PassThrough, Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { GuardedStdioTransport, MAX_QUEUED_BYTES } from '../../src/mcp/transport/stdio.js';
+import { eventually } from '../helpers/turns.js';
 
 /** A transport whose line bound is 1 KiB, what it wrote, and what it handed on as messages. */
 async function rig() {
@@ -30,7 +30,12 @@ describe('a stdio line over the bound is answered under its own id, and its tail
     // Sent in pieces, as a pipe delivers a long line.
     for (let i = 0; i < line.length; i += 700) r.stdin.write(line.slice(i, i + 700));
     r.stdin.write('{"jsonrpc":"2.0","id":8,"method":"tools/list"}\n');
-    await sleep(20);
+    // Lines are read in order: once the next request is taken, the long line and its tail were read.
+    await eventually(
+      'the next request taken',
+      () => r.taken.length > 0,
+      () => r.written,
+    );
     expect(r.written).toEqual([{ jsonrpc: '2.0', id: 7, error: { code: -32600, message: expect.stringContaining('over 1024 bytes') } }]);
     expect(r.taken).toEqual([{ jsonrpc: '2.0', id: 8, method: 'tools/list' }]);
     await r.t.close();
@@ -40,10 +45,16 @@ describe('a stdio line over the bound is answered under its own id, and its tail
     const r = await rig();
     for (const line of [long('{"id":"call-1","jsonrpc":"2.0","method":"tools/call",'), long('{"jsonrpc":"2.0","method":"tools/call","id":9,')])
       for (let i = 0; i < line.length; i += 700) r.stdin.write(line.slice(i, i + 700));
-    await sleep(20);
+    // A request after them, read only once both long lines and their tails were.
+    r.stdin.write('{"jsonrpc":"2.0","id":10,"method":"ping"}\n');
+    await eventually(
+      'the ping after them taken',
+      () => r.taken.length > 0,
+      () => r.written,
+    );
     expect(r.written.map((w) => w.id)).toEqual(['call-1', null]);
     expect(r.written.every((w) => (w.error as { code: number }).code === -32600)).toBe(true);
-    expect(r.taken).toEqual([]);
+    expect(r.taken).toEqual([{ jsonrpc: '2.0', id: 10, method: 'ping' }]);
     await r.t.close();
   });
 });

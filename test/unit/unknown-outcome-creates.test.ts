@@ -6,6 +6,7 @@ import type { Sandbox } from '../../src/sandbox/index.js';
 import { type Gateway, startGateway } from '../../scripts/harness/gateway.js';
 import { sandbox } from '../client/helpers.js';
 import { inProcessServer } from '../helpers/in-process.js';
+import { eventually, turn } from '../helpers/turns.js';
 
 // Issue 31, findings 1, 2 and 13: a create that may have been applied must not be sent twice,
 // whether it was cancelled after sending, answered oddly, or repeated from another session.
@@ -41,10 +42,9 @@ const refusal = (r: CallToolResult) => {
   const nl = text.indexOf('\n');
   return { code: (JSON.parse(text.slice(0, nl)) as { error: { code: string } }).error.code, next: text.slice(nl + 1) };
 };
-/** Until the condition holds (the API applied the write): a wait for an event, not a time limit. */
-async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 5));
-}
+/** Each call's own notes, so that what a test counts is only what it made. */
+let marked = 0;
+const marker = (what: string) => `${what}-${++marked}`;
 
 /**
  * A create_task the API applies and answers late (the gateway holds its answer): resolves once
@@ -56,7 +56,11 @@ async function appliedNotAnswered(args: { notes: string }) {
   gw.hold = (method) => (method === 'POST' ? late : null);
   const gaveUp = new AbortController();
   const sent = call(args, gaveUp.signal).catch((e: unknown) => e);
-  await until(() => tasksWith(args.notes) === 1);
+  await eventually(
+    'the API applied the write',
+    () => tasksWith(args.notes) === 1,
+    () => gw.requests,
+  );
   return {
     cancel: async () => {
       gaveUp.abort('the client gave up waiting');
@@ -71,13 +75,13 @@ async function appliedNotAnswered(args: { notes: string }) {
 
 describe('a create_task cancelled after it was sent (notifications/cancelled) is never sent again (issue 31 finding 1)', () => {
   it('the identical call sent while it is in flight, and again at once after the cancel, stores one task: both are refused unsent', async () => {
-    const marker = `cancelled-${Date.now()}`;
-    const args = { lead_id: leadAt(1), notes: marker, due_date: '2026-11-24' };
+    const notes = marker('cancelled');
+    const args = { lead_id: leadAt(1), notes, due_date: '2026-11-24' };
     const sentBefore = gw.requests.length;
     const first = await appliedNotAnswered(args);
     const twin = call(args);
     // The twin reaches the guard while the first is still out.
-    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 20; i++) await turn();
     await first.cancel();
     const inFlight = refusal(await twin);
     const again = refusal(await call(args));
@@ -86,12 +90,12 @@ describe('a create_task cancelled after it was sent (notifications/cancelled) is
     expect(again.code).toBe('duplicate_unsettled');
     expect(again.next).toContain(`Check with list_tasks (workspace=acme lead_id=${args.lead_id})`);
     expect(posts(sentBefore)).toBe(1);
-    expect(tasksWith(marker)).toBe(1);
+    expect(tasksWith(notes)).toBe(1);
   });
 
   it('once list_tasks for that lead has been read, the same call is sent again', async () => {
-    const marker = `checked-${Date.now()}`;
-    const args = { lead_id: leadAt(2), notes: marker, due_date: '2026-11-24' };
+    const notes = marker('checked');
+    const args = { lead_id: leadAt(2), notes, due_date: '2026-11-24' };
     const first = await appliedNotAnswered(args);
     await first.cancel();
     first.answer();
@@ -100,7 +104,7 @@ describe('a create_task cancelled after it was sent (notifications/cancelled) is
     expect(list.isError).toBeFalsy();
     const sent = (await call(args)) as CallToolResult;
     expect(sent.isError).toBeFalsy();
-    expect(tasksWith(marker)).toBe(2);
+    expect(tasksWith(notes)).toBe(2);
   });
 });
 
@@ -110,8 +114,8 @@ describe('a create_task applied but answered 201 with a 17 MiB body, or 303, is 
     ['303', 303],
   ] as const) {
     it(`${what}: outcome_unknown naming list_tasks, then the identical call is refused unsent; one task stored`, async () => {
-      const marker = `odd-${fault === 303 ? 303 : 201}-${Date.now()}`;
-      const args = { lead_id: leadAt(3), notes: marker, due_date: '2026-11-24' };
+      const notes = marker(`odd-${fault === 303 ? 303 : 201}`);
+      const args = { lead_id: leadAt(3), notes, due_date: '2026-11-24' };
       const sentBefore = gw.requests.length;
       gw.fault = (method) => (method === 'POST' ? fault : null);
       const first = refusal(await call(args));
@@ -122,7 +126,7 @@ describe('a create_task applied but answered 201 with a 17 MiB body, or 303, is 
       expect(first.next).not.toMatch(/ask for less|try again later/i);
       expect(again.code).toBe('duplicate_unsettled');
       expect(posts(sentBefore)).toBe(1);
-      expect(tasksWith(marker)).toBe(1);
+      expect(tasksWith(notes)).toBe(1);
     });
   }
 });
@@ -132,15 +136,15 @@ describe('the duplicate guard belongs to the key, not the session (issue 31 find
     const writes = new KeyWritesRegistry().forKey(sb.keys.admin);
     const [a, b] = [await inProcessServer(sb, { writes }), await inProcessServer(sb, { writes })];
     try {
-      const marker = `two-sessions-${Date.now()}`;
-      const args = { lead_id: leadAt(4), notes: marker, due_date: '2026-11-24' };
+      const notes = marker('two-sessions');
+      const args = { lead_id: leadAt(4), notes, due_date: '2026-11-24' };
       const first = (await a.client.callTool({ name: 'create_task', arguments: args })) as CallToolResult;
       const second = (await b.client.callTool({ name: 'create_task', arguments: args })) as CallToolResult;
       expect(first.isError).toBeFalsy();
       expect(second.isError).toBeFalsy();
       const id = (first.structuredContent as { id: string }).id;
       expect(second.structuredContent).toMatchObject({ created: false, duplicate_of: id });
-      expect(tasksWith(marker)).toBe(1);
+      expect(tasksWith(notes)).toBe(1);
     } finally {
       await a.close();
       await b.close();
@@ -153,7 +157,7 @@ describe('the duplicate guard belongs to the key, not the session (issue 31 find
     try {
       const made = (await a.client.callTool({
         name: 'create_task',
-        arguments: { lead_id: leadAt(5), notes: `to delete ${Date.now()}`, due_date: '2026-11-24' },
+        arguments: { lead_id: leadAt(5), notes: marker('to delete'), due_date: '2026-11-24' },
       })) as CallToolResult;
       const id = (made.structuredContent as { id: string }).id;
       expect(((await a.client.callTool({ name: 'delete_task', arguments: { task_id: id } })) as CallToolResult).isError).toBeFalsy();
