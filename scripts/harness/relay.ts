@@ -24,6 +24,11 @@ export interface Relay {
   readonly requests: string[];
   /** Answer some requests itself (bad bodies, echoed headers) instead of passing them on. */
   override: ((req: IncomingMessage) => Canned | null) | null;
+  /**
+   * Hold some requests before passing them on (a slow API, or one a test releases when it
+   * chooses): the request goes on once the promise resolves, unless its sender has gone by then.
+   */
+  hold: ((req: IncomingMessage) => Promise<void> | null) | null;
   close(): Promise<void>;
 }
 
@@ -42,6 +47,7 @@ export async function startRelay(target: string): Promise<Relay> {
       return seen.map((s) => `${s.method} ${s.url}`);
     },
     override: null,
+    hold: null,
     close: async () => undefined,
   };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -55,7 +61,12 @@ export async function startRelay(target: string): Promise<Relay> {
       res.end(canned.body);
       return;
     }
-    forward(req, res, upstream, entry);
+    const held = relay.hold?.(req) ?? null;
+    if (!held) return forward(req, res, upstream, entry);
+    void held.then(() => {
+      if (req.socket.destroyed) req.destroy();
+      else forward(req, res, upstream, entry);
+    });
   });
   const listening = await listenLoopback(server);
   relay.url = listening.url;

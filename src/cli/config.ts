@@ -91,7 +91,7 @@ export const FLAGS = {
   'drain-seconds': {
     env: 'REPLY_INBOX_DRAIN_SECONDS',
     type: 'string',
-    help: 'On SIGTERM/SIGINT (or stdin closing): seconds the calls in flight may take to be answered; calls still queued then answer "cancelled, not sent" (default 30).',
+    help: 'On SIGTERM/SIGINT (or stdin closing): seconds the calls in flight may take to be answered; then calls still queued answer "cancelled, not sent", calls still at the API are cut (a write answers outcome_unknown), and the process exits within 2 s more (default 30).',
   },
   redis: {
     env: 'REPLY_INBOX_REDIS_URL',

@@ -11,6 +11,7 @@ import type { Sandbox } from '../sandbox/index.js';
 import { VERSION } from '../version.js';
 import { assemble, newClient, newServer, type Parts, stopWatch, USER_AGENT, watchOf } from './assemble.js';
 import { ConfigError, readConfig, usage } from './config.js';
+import { exitBackstop } from './exit-backstop.js';
 
 /** Until SIGTERM or SIGINT: serve /mcp, then drain the calls in flight and exit 0. */
 async function runHttp(p: Parts): Promise<number> {
@@ -64,6 +65,7 @@ async function runHttp(p: Parts): Promise<number> {
     process.once('SIGINT', () => resolve());
   });
   p.log.info({ sessions: handle.sessions() }, 'draining: finishing the calls in flight');
+  exitBackstop(c.drainSeconds * 1000, p.log);
   await handle.drain();
   await probe?.close();
   return 0;
@@ -160,7 +162,11 @@ async function runStdio(parts: Parts): Promise<number> {
     server = s;
     return s;
   };
-  await serveStdio(factory, { drainTimeoutMs: config.drainSeconds * 1000, cancelQueued: () => client.close() });
+  await serveStdio(factory, {
+    drainTimeoutMs: config.drainSeconds * 1000,
+    cancelQueued: () => client.close(),
+    onDrain: () => exitBackstop(config.drainSeconds * 1000, log),
+  });
   await shutdown();
   return 0;
 }

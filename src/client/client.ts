@@ -107,6 +107,9 @@ export class ReplyInboxClient {
   private readonly maxRetryAfter: number;
   private limitsReady: Promise<void> | null;
   private closed = false;
+  private closing: Promise<void> | null = null;
+  /** The deadline signal of every call under way (queued or sent): close() cuts them all. */
+  private readonly underWay = new Set<AbortController>();
   /** Forgets the key in the redaction module once this client is closed. */
   private readonly releaseSecret: () => void;
 
@@ -209,10 +212,23 @@ export class ReplyInboxClient {
     return this.limiter.state();
   }
 
-  /** Drop queued calls (CancelledError, sent: 'no') and close the connections. */
-  async close(): Promise<void> {
+  /**
+   * The end of this client, as a server's drain ends: nothing is sent from now on. Every call
+   * still queued answers at once "cancelled before it was sent" (CancelledError, sent 'no'); every
+   * call the API has not answered yet is cut, a write among them answering outcome_unknown with
+   * the read that settles it. Then the connections close.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shut();
+    return this.closing;
+  }
+
+  private async shut(): Promise<void> {
     this.closed = true;
-    await this.limiter.close();
+    // In this order, with no await between: the queue is emptied before a cut call frees a slot.
+    const limiter = this.limiter.close();
+    for (const c of [...this.underWay]) c.abort();
+    await limiter;
     await this.http.close();
     this.releaseSecret();
   }
@@ -251,7 +267,8 @@ export class ReplyInboxClient {
   private async send(p: Prepared, opts: RowCallOptions): Promise<CallResult<unknown>> {
     const e = p.endpoint;
     const caller = opts.signal;
-    if (caller?.aborted || this.closed) throw new CancelledError(e.name, 'no');
+    if (caller?.aborted) throw new CancelledError(e.name, 'no');
+    if (this.closed) throw new CancelledError(e.name, 'no', 'shutdown');
     if (!e.tellsLimits) await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
     const deadlineMs = opts.deadlineMs ?? this.timeouts.deadlineMs;
     const deadlineAt = Date.now() + deadlineMs;
@@ -259,6 +276,7 @@ export class ReplyInboxClient {
     // its weak links keep every call's signal, and what listens on it, alive through young-generation
     // collections until a full one, which tripled the old space a long session grows to.
     const deadline = new AbortController();
+    this.underWay.add(deadline);
     // A referenced timer: a call waiting for a refill keeps the process alive until its deadline.
     const timer = setTimeout(() => deadline.abort(), deadlineMs);
     const onCallerAbort = () => deadline.abort(caller?.reason);
@@ -266,6 +284,11 @@ export class ReplyInboxClient {
     const signal = deadline.signal;
     const aborted = (sent: Sent, waitingFor?: string): ReplyInboxError => {
       if (caller?.aborted) return new CancelledError(e.name, sent);
+      if (this.closed) {
+        // The drain ran out of time: a write the API may be applying is of unknown outcome, never "try again".
+        const cut = new CancelledError(e.name, sent, 'shutdown');
+        return sent === 'maybe' && e.write ? this.unknownOutcome(p, opts, cut) : cut;
+      }
       const err = new TimeoutError(
         e.name,
         `${e.name} did not finish within its ${deadlineMs} ms deadline${waitingFor ? ` (still waiting for the ${waitingFor} bucket)` : ''}.`,
@@ -285,7 +308,7 @@ export class ReplyInboxClient {
           if (err instanceof NoTokenInTime) throw new BucketSpentError(e.name, err.bucket, err.refillAt);
           if (err instanceof LimiterUnavailable) throw new LimiterUnavailableError(e.name, err.reason);
           // close() drops the calls still queued: they were never sent.
-          if (this.closed) throw new CancelledError(e.name, 'no');
+          if (this.closed) throw new CancelledError(e.name, 'no', 'shutdown');
           throw err;
         }
         if (result.ok) return this.shape(p, opts, result.res, attempt);
@@ -312,6 +335,7 @@ export class ReplyInboxClient {
       }
     } finally {
       clearTimeout(timer);
+      this.underWay.delete(deadline);
       caller?.removeEventListener('abort', onCallerAbort);
     }
   }

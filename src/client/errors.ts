@@ -176,6 +176,7 @@ export class LimiterUnavailableError extends ReplyInboxError {
 /** What lost the answer, in words: a timeout, a cancel, the connection, or an answer that is no success nor a refusal. */
 function lostBy(cause: ReplyInboxError): string {
   if (cause.code === 'timeout') return 'the timeout';
+  if (cause instanceof CancelledError && cause.by === 'shutdown') return 'the server shut down (its drain ran out of time before the API answered)';
   if (cause.code === 'cancelled') return 'the call was cancelled (its answer was not waited for)';
   const status = (cause as { status?: unknown }).status;
   if (typeof status !== 'number') return cause.code === 'network_error' ? 'the connection failed' : `the call failed (${cause.code})`;
@@ -185,13 +186,23 @@ function lostBy(cause: ReplyInboxError): string {
   return `the answer HTTP ${status} (${cause.code}) came back`;
 }
 
-/** The caller's AbortSignal fired. `sent` says whether the request may have reached the service. */
+/**
+ * The caller's AbortSignal fired, or (`by: 'shutdown'`) the client was closed under the call: a
+ * server's drain ran out of time. `sent` says whether the request may have reached the service.
+ */
 export class CancelledError extends ReplyInboxError {
   readonly kind = 'cancelled' as const;
   readonly sent: Sent;
-  constructor(endpoint: string, sent: Sent) {
-    super('cancelled', endpoint, sent === 'no' ? `${endpoint} was cancelled before it was sent.` : `${endpoint} was cancelled while in flight.`);
+  readonly by: 'caller' | 'shutdown';
+  constructor(endpoint: string, sent: Sent, by: 'caller' | 'shutdown' = 'caller') {
+    const why = by === 'shutdown' ? ' (the server is shutting down)' : '';
+    super(
+      'cancelled',
+      endpoint,
+      sent === 'no' ? `${endpoint} was cancelled before it was sent${why}: nothing reached the API.` : `${endpoint} was cancelled while in flight${why}.`,
+    );
     this.sent = sent;
+    this.by = by;
   }
 }
 

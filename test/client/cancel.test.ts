@@ -91,18 +91,57 @@ describe('Cancellation: an MCP cancellation aborts the request, or drops it from
   });
 });
 
-describe('close(): calls still queued are dropped, never sent', () => {
+describe('close(): calls still queued are dropped, never sent; calls at the API are cut', () => {
   it('a call waiting for a refill rejects with CancelledError sent no when the client closes', async () => {
     const { client: c } = onClock({ limits: { read: 1 } });
     const read = () => c.limiterState().buckets.find((b) => b.bucket === 'read')!;
-    const first = c.call('list_members', { path: ws });
+    const first = c.call('list_members', { path: ws }).catch((e: unknown) => e);
     const queued = c.call('list_members', { path: ws }).catch((e: unknown) => e);
     await until('the second call queued', () => read().queued === 1, read);
     const closing = c.close();
-    expect(await queued).toMatchObject({ kind: 'cancelled', sent: 'no' });
-    await first.catch(() => undefined);
+    expect(await queued).toMatchObject({ kind: 'cancelled', sent: 'no', by: 'shutdown' });
+    // The first call was at the API: it is cut, not waited for.
+    expect(await first).toMatchObject({ kind: 'cancelled', sent: 'maybe', by: 'shutdown' });
     await closing;
+    // Once the sandbox has finished with what reached it: one request, the first.
+    await until('the sandbox is idle', () => sb.limits.inFlightNow(ADMIN_KEY_ID) === 0);
     expect(sb.limits.state(ADMIN_KEY_ID, 'read').remaining).toBe(2);
     await expect(c.call('list_members', { path: ws })).rejects.toMatchObject({ code: 'cancelled', sent: 'no' });
+  });
+
+  // Issue 31 finding 7: a queued call already given its concurrency job waited for a slot that a
+  // call in flight held, and close() sent it once the slot was free, after the drain had ended.
+  it('a call waiting for a slot that a call in flight holds is dropped, never sent', async () => {
+    sb.faults.faults.latency_ms = 10_000;
+    const { client: c } = onClock({ limits: { max_concurrent: 1 } });
+    const first = c.call('list_members', { path: ws }).catch((e: unknown) => e);
+    await until('the sandbox holds the first call', () => sb.limits.inFlightNow(ADMIN_KEY_ID) === 1);
+    const second = c.call('list_members', { path: ws }).catch((e: unknown) => e);
+    // It holds its read token and waits for the slot.
+    const read = () => c.limiterState().buckets.find((b) => b.bucket === 'read')!;
+    await until('the second call waits for the slot', () => read().outstanding === 2, read);
+    const closing = c.close();
+    const dropped = await second;
+    expect(dropped).toMatchObject({ kind: 'cancelled', sent: 'no' });
+    expect(dropped).toMatchObject({ by: 'shutdown' });
+    expect(await first).toMatchObject({ kind: 'cancelled', sent: 'maybe' });
+    await closing;
+    // close() did not wait for the API: the sandbox still sleeps on the first call, and the second never came.
+    expect(sb.limits.inFlightNow(ADMIN_KEY_ID)).toBe(1);
+    expect(c.limiterState().sent).toEqual({ atOnce: 1, queued: 0 });
+  });
+
+  it('a write the API has not answered when the client closes is outcome_unknown, naming the read that settles it', async () => {
+    sb.faults.faults.latency_ms = 10_000;
+    const { client: c } = onClock();
+    const lead = [...sb.store.leads.all()].find((l) => l.workspace === 'acme' && l.state === 'active')!;
+    const write = c.call('create_task', { path: ws, body: { lead_id: lead.id, notes: 'cut by close' } }).catch((e: unknown) => e);
+    await until('the sandbox holds the write', () => sb.limits.inFlightNow(ADMIN_KEY_ID) === 1);
+    await c.close();
+    const err = (await write) as Error & Record<string, unknown>;
+    expect(err).toMatchObject({ code: 'outcome_unknown', safe_to_repeat: false });
+    expect(err.message).toMatch(/the server shut down/);
+    expect(err.check).toMatch(new RegExp(`list_tasks \\(workspace=acme lead_id=${lead.id}\\)`));
+    expect(sb.limits.inFlightNow(ADMIN_KEY_ID)).toBe(1);
   });
 });

@@ -70,6 +70,7 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
   private readonly refillWait: RefillWait<B>;
   private readonly headerBound: HeaderBound;
   private closed = false;
+  private closing: Promise<void> | null = null;
 
   constructor(
     private readonly opts: LimiterOptions,
@@ -174,9 +175,9 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     return outcome.value;
   }
 
-  /** Wait, if fast-path calls hold every slot, until one is free. */
+  /** Wait, if fast-path calls hold every slot, until one is free (or the limiter closes: nothing is sent then). */
   private async slot(): Promise<void> {
-    while (this.inFlight >= this.maxConcurrent) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
+    while (this.inFlight >= this.maxConcurrent && !this.closed) await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
   }
 
   /** A call that waits in the buckets' queues: it takes a token of each bucket in turn, then a slot, then is sent. */
@@ -268,7 +269,8 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     }
     return scheduled(this.concurrency, { ...store.jobOptions, priority: prio }, async (): Promise<Step<T>> => {
       await this.slot();
-      if (q.phase === 'cancelled') {
+      // Closed while it waited: the limiter's close() cancelled it, and nothing is sent after close.
+      if (q.phase === 'cancelled' || this.closed) {
         this.slotWaiters.shift()?.();
         this.releaseAll(q);
         return new Dropped();
@@ -326,10 +328,19 @@ export class Limiter<B extends StoreBucket = StoreBucket> implements RateLimiter
     };
   }
 
-  async close(): Promise<void> {
+  /**
+   * Nothing is sent from now on: every call still waiting (for a token, or for a slot that calls
+   * in flight hold) rejects with Dropped at once, before this returns its promise. Calls already
+   * sent end with their exchanges; the promise waits for them and the store.
+   */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
     this.closed = true;
+    for (const fail of [...this.failWaiting]) fail(new Dropped());
+    for (const wake of this.slotWaiters.splice(0)) wake();
     this.window.close();
-    await this.store.close(this.concurrency);
+    this.closing = this.store.close(this.concurrency);
+    return this.closing;
   }
 }
 

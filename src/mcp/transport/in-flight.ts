@@ -37,16 +37,30 @@ export class InFlight {
   }
 }
 
-/** After the drain's wait, how long the calls cancelled then may take to send their "cancelled, not sent" answers. */
-export const CANCEL_GRACE_MS = 2_000;
+/**
+ * After the drain's time, how long the calls it ended may take to send their answers ("cancelled,
+ * not sent", or outcome_unknown for a write cut at the API). Within EXIT_GRACE_MS: what is left
+ * of that is for closing sessions and connections.
+ */
+export const CANCEL_GRACE_MS = 1_500;
+
+/** The process is gone this long after the drain's time at the latest (a backstop, if closing hangs). */
+export const EXIT_GRACE_MS = 2_000;
 
 /**
  * Shutdown in the same order on every transport: wait for the calls in flight; when the wait
- * runs out, cancel what is still queued (`cancelQueued`, e.g. closing the API clients, whose
- * queued calls then answer "cancelled before it was sent") and let those answers go out.
+ * runs out, end every call still under way (`endCalls`: closing the API clients, whose queued
+ * calls then answer "cancelled before it was sent" and whose calls still at the API are cut) and
+ * let those answers go out, within CANCEL_GRACE_MS whatever `endCalls` waits for.
  */
-export async function drainCalls(inFlight: InFlight, timeoutMs: number, cancelQueued: () => Promise<void>): Promise<void> {
+export async function drainCalls(inFlight: InFlight, timeoutMs: number, endCalls: () => Promise<void>): Promise<void> {
   if (await inFlight.settled(timeoutMs)) return;
-  await cancelQueued();
-  await inFlight.settled(CANCEL_GRACE_MS);
+  const until = Date.now() + CANCEL_GRACE_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const graceOver = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, CANCEL_GRACE_MS);
+  });
+  await Promise.race([endCalls().catch(() => undefined), graceOver]);
+  clearTimeout(timer);
+  await inFlight.settled(Math.max(0, until - Date.now()));
 }

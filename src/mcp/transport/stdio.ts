@@ -210,8 +210,13 @@ const idKey = (id: unknown): string | null => (typeof id === 'string' ? `s:${id}
 export interface StdioOptions {
   /** How long calls in flight may take to be answered once shutdown begins. Default 30 s. */
   drainTimeoutMs?: number;
-  /** Cancel the calls still queued when that time is up (they answer "cancelled before it was sent"). */
+  /**
+   * End the calls still under way when that time is up: those queued answer "cancelled before it
+   * was sent", those still at the API are cut (a write answers outcome_unknown).
+   */
   cancelQueued?(): Promise<void>;
+  /** Told once when the drain begins (the binary starts its exit backstop). */
+  onDrain?(): void;
   /** Signals that start the drain. Default SIGTERM and SIGINT. */
   signals?: NodeJS.Signals[];
 }
@@ -237,8 +242,8 @@ export type InboxServerFactory = (era: Era) => InboxServer | Promise<InboxServer
  * connection's opening (an `initialize`, or a request carrying the 2026-07-28 envelope) and
  * pins one server from the factory; lines are read and written by our guarded transport. A
  * signal or the end of stdin drains as HTTP mode does: no new message is taken, the calls in
- * flight are answered (up to drainTimeoutMs; what is still queued then answers "cancelled"),
- * then the server closes. Resolves when the connection is closed.
+ * flight are answered (up to drainTimeoutMs; then what is still queued answers "cancelled" and
+ * what is still at the API is cut), then the server closes. Resolves when the connection is closed.
  */
 export async function serveStdio(factory: InboxServerFactory, o: StdioOptions = {}): Promise<void> {
   const transport = new GuardedStdioTransport();
@@ -263,6 +268,7 @@ export async function serveStdio(factory: InboxServerFactory, o: StdioOptions = 
   let drained: Promise<void> | null = null;
   const drain = () => {
     drained ??= (async () => {
+      o.onDrain?.();
       transport.stopReading();
       await drainCalls(transport.inFlight, o.drainTimeoutMs ?? 30_000, o.cancelQueued ?? (async () => undefined));
       await serving?.close();

@@ -22,6 +22,8 @@ export function router<C extends ClosableClient>(s: HttpState<C>): (req: Incomin
     // A request answered before its body was read (refused, or a body nobody needs) is not read
     // on: the connection ends with the answer, whatever body the client keeps sending.
     boundReading(req, res);
+    // A draining server takes no more requests on any connection: each answer ends its connection.
+    if (s.draining) res.setHeader('connection', 'close');
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/healthz') return health(s, res, req.method);
     if (path !== '/mcp') return reply(res, 404, 'Not found: MCP is served at /mcp.');
