@@ -24,7 +24,7 @@ export const workspaceTools = [
     // Today first: every day an agent passes (a due day, a report window) is counted from it.
     run: async (ctx) => {
       const r = await ctx.api.call('get_me', { signal: ctx.signal });
-      const me = r.data as Record<string, unknown> & { owner?: { timezone?: unknown } };
+      const me = r.data;
       const cached = r.cachedAgeSeconds !== undefined ? { cached_age_seconds: r.cachedAgeSeconds } : {};
       return { structured: { today: today(ctx.clock.now(), me.owner?.timezone), ...me, ...cached } };
     },

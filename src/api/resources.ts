@@ -181,9 +181,9 @@ export const messageResource = obj('message', {
   sent_at: ts,
   attachments: z.array(attachmentResource),
 });
-export const messageListResource = listEnvelope(messageResource).extend({
-  meta: z.looseObject({ truncated: z.boolean(), sibling_cap_reached: z.boolean(), cache_age_seconds: int }),
-});
+/** What a conversation's page adds beside its messages (Messages rules). */
+export const messageListMeta = z.looseObject({ truncated: z.boolean(), sibling_cap_reached: z.boolean(), cache_age_seconds: int });
+export const messageListResource = listEnvelope(messageResource).extend({ meta: messageListMeta });
 
 export const eventTypeHostResource = obj('event_type_host', {
   id: str,
@@ -451,3 +451,4 @@ export type Task = z.infer<typeof taskResource>;
 export type Note = z.infer<typeof noteResource>;
 export type Meeting = z.infer<typeof meetingResource>;
 export type Message = z.infer<typeof messageResource>;
+export type MessageListMeta = z.infer<typeof messageListMeta>;

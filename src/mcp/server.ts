@@ -5,9 +5,9 @@ import type { Logger } from 'pino';
 import type { LimiterEvent } from '../client/index.js';
 import { DEFAULT_TIMEOUTS } from '../client/http.js';
 import type { InboxAccess } from './resources-prompts/access.js';
-import type { ApiCaller } from './declare/tool-context.js';
+import type { ApiClient } from './declare/tool-context.js';
 import { errorBody, isUpstreamFailure } from './errors.js';
-import { checkedApi } from './pipeline/response-check.js';
+import { type ServerApi, serverApi } from './pipeline/api-chain.js';
 import { ClientLog, type RequestLog } from './client-log.js';
 import { registerPrompts } from './resources-prompts/prompts.js';
 import { bindSessionAccess } from './resources-prompts/session-access.js';
@@ -35,7 +35,8 @@ export interface InboxServerOptions {
   name: string;
   version: string;
   tools: readonly ToolDef[];
-  api: ApiCaller & { me(opts?: { signal?: AbortSignal; cache?: 'use' | 'refresh' }): Promise<{ data: unknown }> };
+  /** The key's client: its calls by a row's name, and GET /v1/me (a ReplyInboxClient, or a test's stand-in). */
+  api: ApiClient & { me(opts?: { signal?: AbortSignal; cache?: 'use' | 'refresh' }): Promise<{ data: MeLike }> };
   selection: Omit<Selection, 'scopes'>;
   /** --workspace, else the only workspace the key reaches. */
   defaultWorkspace?: string;
@@ -58,9 +59,10 @@ export interface InboxServerOptions {
   writes?: KeyWrites;
 }
 
+/** What the server reads of GET /v1/me, each part checked before it is used. */
 interface MeLike {
   scopes?: string[];
-  owner?: { id?: string };
+  owner?: { id?: string; timezone?: string | null };
   workspaces?: { id: string; member_id?: string }[];
 }
 
@@ -97,8 +99,8 @@ export class InboxServer {
   private listens: KeyListens | null = null;
   /** This session's resource subscriptions, when watching is on. */
   private readonly subscriptions: Subscriptions | null;
-  /** The client as tools and resources see it: every JSON answer checked against its endpoint. */
-  private readonly api: ApiCaller;
+  /** The client as tools and resources see it: every JSON answer checked against its endpoint (api-chain.ts). */
+  private readonly api: ServerApi;
 
   constructor(private readonly o: InboxServerOptions) {
     this.mcp = new McpServer(
@@ -115,7 +117,7 @@ export class InboxServer {
     this.clientLog = new ClientLog(this.mcp, o.log);
     this.writes = o.writes ?? keyWrites(new MemoryRecords(o.now), { ...(o.now ? { now: o.now } : {}), log: o.log });
     this.confirmState = o.confirmState ?? keyConfirm(processConfirmKey(), this.writes.records);
-    this.api = checkedApi(o.api);
+    this.api = serverApi(o.api);
     const server = this.mcp.server;
     // A client that renders MCP Apps sees which tools have one; any other sees the list as it was.
     server.setRequestHandler('tools/list', (_req, ctx) => {
@@ -234,7 +236,7 @@ export class InboxServer {
   }
 
   private async reselect(opts: { force?: boolean }): Promise<boolean> {
-    const me = (await this.o.api.me(opts.force ? { cache: 'refresh' } : {})).data as MeLike;
+    const me = (await this.o.api.me(opts.force ? { cache: 'refresh' } : {})).data;
     this.scopes = me.scopes ? new Set(me.scopes) : null;
     this.workspaces = (me.workspaces ?? []).map((w) => w.id);
     this.userIds.learn(me);
@@ -288,7 +290,7 @@ export class InboxServer {
   /** What the tools/call pipeline sees of this server. */
   private callDeps(): CallDeps {
     return {
-      api: this.api,
+      api: this.api.checked,
       log: this.o.log,
       server: this.mcp.server,
       tool: (name) => this.enabled.get(name),
@@ -311,7 +313,7 @@ export class InboxServer {
   /** What resources, prompts and completions see of this server. */
   private access(): InboxAccess {
     return {
-      api: this.api,
+      api: this.api.typed,
       workspaces: () => this.workspaces,
       defaultWorkspace: () => this.defaultWorkspace,
       scopes: () => this.scopes,

@@ -9,7 +9,8 @@ export { defineTool } from './declare/define.js';
 export type { ToolDef } from './declare/types.js';
 export type { ToolContext } from './declare/tool-context.js';
 export { listOf, listOutput, membersOutput, objectOf, resourceOf, writeOutput } from './declare/outputs.js';
-export { splitArgs } from './declare/split-args.js';
+// A tool's own endpoint, called with its arguments split by the table; an answer's fields.
+export { callOwn, isFields } from './declare/own-call.js';
 export type { ToolOutput } from './view/output.js';
 
 // Refusals: a typed error becomes the tool error envelope with its next step.

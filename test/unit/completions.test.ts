@@ -9,6 +9,7 @@ import {
   completeTemplate,
   completeWorkspace,
 } from '../../src/mcp/resources-prompts/completions.js';
+import { standInApi } from '../helpers/stand-in-api.js';
 
 type Call = { name: string; path?: Record<string, string>; query?: Record<string, unknown> };
 
@@ -17,14 +18,12 @@ function access(opts: { lists?: Record<string, Record<string, unknown>[]>; scope
   const calls: Call[] = [];
   const failures: unknown[] = [];
   const a: InboxAccess = {
-    api: {
-      async call(name, req) {
-        calls.push({ name, path: req.path, query: req.query });
-        if (opts.fail) throw opts.fail;
-        const limit = Number(req.query?.limit ?? 50);
-        return { data: { object: 'list', data: (opts.lists?.[name] ?? []).slice(0, limit), has_more: false, next_cursor: null } };
-      },
-    },
+    api: standInApi(async (name, req) => {
+      calls.push({ name, path: req.path, query: req.query });
+      if (opts.fail) throw opts.fail;
+      const limit = Number(req.query?.limit ?? 50);
+      return { data: { object: 'list', data: (opts.lists?.[name] ?? []).slice(0, limit), has_more: false, next_cursor: null } };
+    }),
     workspaces: () => ['acme', 'acme-eu', 'globex'],
     defaultWorkspace: () => ('defaultWorkspace' in opts ? opts.defaultWorkspace : 'acme'),
     scopes: () => (opts.scopes === undefined ? null : opts.scopes && new Set(opts.scopes)),

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LimiterState } from '../../src/client/index.js';
 import { PollBudget } from '../../src/mcp/live/poll-budget.js';
 import { type InboxChange, InboxWatch, type WatchApi } from '../../src/mcp/live/inbox-watch.js';
+import { standInApi } from '../helpers/stand-in-api.js';
 
 const log = pino({ level: 'silent' });
 /** The watch's timers run on vitest's fake clock: each test moves time itself and counts polls. */
@@ -15,12 +16,12 @@ function fakeApi(read: { limit: number; available: number; queued: number }) {
   const calls: Record<string, unknown>[] = [];
   let rows: { id: string; last_message_at: string }[] = [{ id: 'lead_a', last_message_at: '2026-11-20T10:00:00Z' }];
   const api: WatchApi = {
-    async call(_name, req) {
+    ...standInApi(async (_name, req) => {
       calls.push(req.query ?? {});
       const since = req.query?.updated_since as string | undefined;
       const data = since ? rows.filter((r) => Date.parse(r.last_message_at) > Date.parse(since)) : rows.slice(0, 1);
       return { data: { object: 'list', data, has_more: false, next_cursor: null } };
-    },
+    }),
     limiterState: () =>
       ({
         buckets: [{ bucket: 'read', limitSource: 'spec', outstanding: 0, drained: read.available === 0, ...read }],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, CancelledError } from '../../src/client/index.js';
-import type { ApiCaller } from '../../src/mcp/declare/tool-context.js';
+import type { ApiClient } from '../../src/mcp/declare/tool-context.js';
 import { multiPageApi, multiPageSummary, readPages } from '../../src/mcp/reads/multipage.js';
 import { endpoint } from '../../src/api/endpoints.js';
 import { ALL_TOOLS } from '../../tools/index.js';
@@ -15,7 +15,7 @@ type Req = { path?: Record<string, string>; query?: Record<string, unknown>; sig
 function fakeList(total: number, opts: { failAt?: number; error?: Error; onPage?: (n: number) => void } = {}) {
   const items = Array.from({ length: total }, (_, i) => ({ object: 'lead', id: `lead_${String(i).padStart(4, '0')}` }));
   const requests: Record<string, unknown>[] = [];
-  const api: ApiCaller = {
+  const api: ApiClient = {
     async call(_name, req: Req) {
       requests.push({ ...req.query });
       opts.onPage?.(requests.length);
@@ -64,7 +64,12 @@ describe('which tools page: a list endpoint with a cursor, never a write', () =>
 describe('readPages: pages as large as allowed, never past the bound, merged into one envelope', () => {
   it('450 of 1000: pages of 200, 200, 50; has_more and the cursor after the last item read', async () => {
     const { api, requests, items } = fakeList(1000);
-    const env = await readPages(api, 'list_leads', { path: { workspace: 'acme' }, query: { status: ['interested'] } }, { maxItems: 450, signal: never });
+    const env = await readPages(
+      (n, r) => api.call(n, r),
+      'list_leads',
+      { path: { workspace: 'acme' }, query: { status: ['interested'] } },
+      { maxItems: 450, signal: never },
+    );
     expect(requests.map((q) => q.limit)).toEqual([200, 200, 50]);
     for (const q of requests) expect(q.status).toEqual(['interested']);
     expect(ids(env.data)).toEqual(ids(items.slice(0, 450)));
@@ -74,14 +79,14 @@ describe('readPages: pages as large as allowed, never past the bound, merged int
 
   it('a list shorter than the bound: all of it, has_more false, no cursor', async () => {
     const { api } = fakeList(230);
-    const env = await readPages(api, 'list_leads', {}, { maxItems: 1000, signal: never });
+    const env = await readPages((n, r) => api.call(n, r), 'list_leads', {}, { maxItems: 1000, signal: never });
     expect(env).toMatchObject({ has_more: false, next_cursor: null, pages_read: 2 });
     expect(env.data).toHaveLength(230);
   });
 
   it("a caller's limit is not sent (it would cut pages short of their cursors); a caller's cursor is where reading starts", async () => {
     const { api, requests, items } = fakeList(500);
-    const env = await readPages(api, 'list_leads', { query: { limit: 7, cursor: '100' } }, { maxItems: 300, signal: never });
+    const env = await readPages((n, r) => api.call(n, r), 'list_leads', { query: { limit: 7, cursor: '100' } }, { maxItems: 300, signal: never });
     expect(requests.map((q) => q.limit)).toEqual([200, 100]);
     expect(ids(env.data)).toEqual(ids(items.slice(100, 400)));
   });
@@ -89,7 +94,7 @@ describe('readPages: pages as large as allowed, never past the bound, merged int
   it('progress after each page that brought items: count, bound and a line', async () => {
     const { api } = fakeList(450);
     const seen: [number, number, string][] = [];
-    await readPages(api, 'list_leads', {}, { maxItems: 1000, signal: never, onPage: (n, b, m) => void seen.push([n, b, m]) });
+    await readPages((n, r) => api.call(n, r), 'list_leads', {}, { maxItems: 1000, signal: never, onPage: (n, b, m) => void seen.push([n, b, m]) });
     expect(seen).toEqual([
       [200, 1000, 'page 1: 200 items read'],
       [400, 1000, 'page 2: 400 items read'],
@@ -102,7 +107,7 @@ describe('readPages: cancellation stops at once and returns what was read, marke
   it('cancelled while page 3 is asked for: two pages kept, partial, the cursor after page 2, no page 4', async () => {
     const ac = new AbortController();
     const { api, requests, items } = fakeList(1000, { onPage: (n) => n === 3 && ac.abort() });
-    const env = await readPages(api, 'list_leads', {}, { maxItems: 1000, signal: ac.signal });
+    const env = await readPages((n, r) => api.call(n, r), 'list_leads', {}, { maxItems: 1000, signal: ac.signal });
     expect(requests).toHaveLength(3);
     expect(ids(env.data)).toEqual(ids(items.slice(0, 400)));
     expect(env).toMatchObject({ partial: true, partial_reason: 'cancelled', pages_read: 2, has_more: true, next_cursor: '400' });
@@ -112,7 +117,7 @@ describe('readPages: cancellation stops at once and returns what was read, marke
     const ac = new AbortController();
     ac.abort();
     const { api } = fakeList(10);
-    const env = await readPages(api, 'list_leads', {}, { maxItems: 100, signal: ac.signal });
+    const env = await readPages((n, r) => api.call(n, r), 'list_leads', {}, { maxItems: 100, signal: ac.signal });
     expect(env).toMatchObject({ data: [], partial: true, partial_reason: 'cancelled', pages_read: 0, next_cursor: null });
   });
 });
@@ -120,7 +125,7 @@ describe('readPages: cancellation stops at once and returns what was read, marke
 describe('readPages: a page that fails', () => {
   it('after the first page: what was read, partial, with the failing code', async () => {
     const { api } = fakeList(1000, { failAt: 2 });
-    const env = await readPages(api, 'list_leads', {}, { maxItems: 1000, signal: never });
+    const env = await readPages((n, r) => api.call(n, r), 'list_leads', {}, { maxItems: 1000, signal: never });
     expect(env).toMatchObject({ partial: true, partial_reason: 'upstream_error', pages_read: 1, next_cursor: '200' });
     expect(env.data).toHaveLength(200);
   });
@@ -130,7 +135,10 @@ describe('readPages: a page that fails', () => {
       failAt: 1,
       error: new ApiError({ status: 400, code: 'invalid_request', message: 'bad', endpoint: 'list_leads', param: 'status' }),
     });
-    await expect(readPages(api, 'list_leads', {}, { maxItems: 1000, signal: never })).rejects.toMatchObject({ code: 'invalid_request', param: 'status' });
+    await expect(readPages((n, r) => api.call(n, r), 'list_leads', {}, { maxItems: 1000, signal: never })).rejects.toMatchObject({
+      code: 'invalid_request',
+      param: 'status',
+    });
   });
 });
 

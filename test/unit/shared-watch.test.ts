@@ -5,6 +5,7 @@ import type { Clock } from '../../src/clock.js';
 import { type InboxChange, InboxWatch, type WatchApi } from '../../src/mcp/live/inbox-watch.js';
 import { type ChangeBus, SharedWatch, changeOf } from '../../src/mcp/live/shared-watch.js';
 import { type KeyRecords, MemoryRecords } from '../../src/mcp/writes/records.js';
+import { standInApi } from '../helpers/stand-in-api.js';
 
 /**
  * Issue 29, item 4: with --redis the instances of a key poll each workspace once between them.
@@ -27,12 +28,12 @@ function inbox(readLimit = 1_200) {
   const apiOf = () => {
     const calls: { workspace: string; query: Record<string, unknown> }[] = [];
     const api: WatchApi = {
-      async call(_name, req) {
+      ...standInApi(async (_name, req) => {
         calls.push({ workspace: String(req.path?.workspace), query: req.query ?? {} });
         const since = req.query?.updated_since as string | undefined;
         const data = since ? rows.filter((r) => Date.parse(r.last_message_at) > Date.parse(since)) : rows.slice(0, 1);
         return { data: { object: 'list', data, has_more: false, next_cursor: null } };
-      },
+      }),
       limiterState: () =>
         ({
           buckets: [{ bucket: 'read', limitSource: 'spec', outstanding: 0, drained: false, limit: readLimit, available: readLimit, queued: 0 }],

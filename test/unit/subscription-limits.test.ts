@@ -6,6 +6,7 @@ import type { LimiterState } from '../../src/client/index.js';
 import type { InboxAccess } from '../../src/mcp/resources-prompts/access.js';
 import { InboxWatch, LINGER_MS, type WatchApi } from '../../src/mcp/live/inbox-watch.js';
 import { MAX_SUBSCRIPTIONS, Subscriptions } from '../../src/mcp/live/subscriptions.js';
+import { standInApi } from '../helpers/stand-in-api.js';
 
 const log = pino({ level: 'silent' });
 const advance = (ms: number) => vi.advanceTimersByTimeAsync(ms);
@@ -16,7 +17,7 @@ afterEach(() => void vi.useRealTimers());
 function fakeApi() {
   const calls: string[] = [];
   const api: WatchApi = {
-    async call(name, req) {
+    ...standInApi(async (name, req) => {
       calls.push(name);
       if (name === 'get_lead') {
         const n = Number(req.path?.lead_id?.slice(5));
@@ -24,7 +25,7 @@ function fakeApi() {
         return { data: { id: req.path?.lead_id } };
       }
       return { data: { object: 'list', data: [{ id: 'lead_0', last_message_at: '2026-11-20T10:00:00Z' }], has_more: false, next_cursor: null } };
-    },
+    }),
     limiterState: () =>
       ({
         buckets: [{ bucket: 'read', limitSource: 'spec', outstanding: 0, drained: false, limit: 120, available: 120, queued: 0 }],
@@ -38,7 +39,7 @@ function fakeApi() {
 }
 
 const access: InboxAccess = {
-  api: { call: async () => ({ data: null }) },
+  api: standInApi(async () => ({ data: null })),
   workspaces: () => ['acme', 'beta'],
   defaultWorkspace: () => 'acme',
   scopes: () => null,

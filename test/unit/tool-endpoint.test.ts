@@ -4,6 +4,7 @@ import { type Endpoint, endpoint } from '../../src/api/endpoints.js';
 import { ID_PREFIXES } from '../../src/api/ids.js';
 import type { ToolContext } from '../../src/mcp/declare/tool-context.js';
 import { Fence } from '../../src/mcp/view/fence.js';
+import { standInApi } from '../helpers/stand-in-api.js';
 import { ALL_TOOLS } from '../../tools/index.js';
 import { runPlain, runProjected } from '../../tools/support/project.js';
 import { runWrite } from '../../tools/support/write.js';
@@ -26,12 +27,11 @@ function pathArgs(pathIds: Readonly<Record<string, string>>): Record<string, str
 function recording(e: Endpoint, called: string[]): ToolContext {
   return {
     endpoint: e,
-    api: {
-      call: async (n) => {
-        called.push(n);
-        throw new Error('stop here');
-      },
-    },
+    // By a row's name or as the tool's own endpoint (callOwn): either way the name is recorded.
+    api: standInApi(async (n) => {
+      called.push(n);
+      throw new Error('stop here');
+    }),
     workspace: () => 'ws_main',
     signal: new AbortController().signal,
     clock: { now: () => 0 },

@@ -66,7 +66,7 @@ async function aiRefusal(ctx: ToolContext, args: Row, err: unknown): Promise<nev
   let names: string[];
   try {
     const path = { workspace: ctx.workspace(args as { workspace?: string }), template_id: String(args.template_id) };
-    const t = (await ctx.api.call('get_template', { path, signal: ctx.signal })).data as { ai_variables?: { name?: unknown }[] };
+    const t = (await ctx.api.call('get_template', { path, signal: ctx.signal })).data;
     names = (t.ai_variables ?? []).map((v) => v.name).filter((n): n is string => typeof n === 'string');
   } catch {
     throw err;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { splitArgs, type ToolContext, oneLines, isOutsideField, type ToolOutput } from '../../src/mcp/tool-kit.js';
+import { callOwn, isFields, type ToolContext, oneLines, isOutsideField, type ToolOutput } from '../../src/mcp/tool-kit.js';
 import { LEAD_FACTS } from './compact.js';
 import { runProjected } from './project.js';
 
@@ -52,7 +52,7 @@ export function leadCard(l: Row): Row {
     if (v === null || v === undefined || v === false || v === '') continue;
     out[k] = clip(v, CLIP[k]);
   }
-  const assignees = Array.isArray(l.assignees) ? (l.assignees as Row[]) : [];
+  const assignees = Array.isArray(l.assignees) ? l.assignees.filter(isFields) : [];
   const names = assignees.map((a) => (typeof a.name === 'string' && a.name ? a.name : String(a.id)));
   if (names.length) out.assignee_names = names;
   out.open_task_count = count(l.open_tasks);
@@ -84,8 +84,6 @@ function withinCard(card: Row): Row {
  */
 export async function runLeadCard(ctx: ToolContext, args: Row): Promise<ToolOutput> {
   if (args.view === 'full' || args.fields !== undefined || args.expand !== undefined) return runProjected(ctx, args, 'lead');
-  const e = ctx.endpoint;
-  const { path, query } = splitArgs(e, { ...args, expand: [...CARD_EXPAND] }, ctx.workspace(args as { workspace?: string }));
-  const r = await ctx.api.call(e.name, { path, query, signal: ctx.signal });
-  return { structured: leadCard(r.data as Row), kind: 'lead', render: (s, fence) => oneLines(s, fence, 'lead') };
+  const r = await callOwn(ctx, { ...args, expand: [...CARD_EXPAND] });
+  return { structured: leadCard(r.data), kind: 'lead', render: (s, fence) => oneLines(s, fence, 'lead') };
 }

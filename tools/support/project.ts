@@ -1,4 +1,4 @@
-import { splitArgs, type ToolContext, oneLines, pageTable, type ToolOutput } from '../../src/mcp/tool-kit.js';
+import { callOwn, isFields, type ToolContext, oneLines, pageTable, type ToolOutput } from '../../src/mcp/tool-kit.js';
 import { COMPACT, type CompactKind } from './compact.js';
 
 interface ViewArgs {
@@ -10,6 +10,9 @@ interface ViewArgs {
 
 type Row = Record<string, unknown>;
 
+/** A page's items: records, as the list's return schema reads them. */
+const rowsOf = (page: Row): Row[] => (Array.isArray(page.data) ? page.data.filter(isFields) : []);
+
 /** Keep the chosen fields, null or empty as they may be: a field asked for is shown (both forms keep it). */
 function pick(item: Row, keep: ReadonlySet<string>): Row {
   const out: Row = {};
@@ -19,9 +22,7 @@ function pick(item: Row, keep: ReadonlySet<string>): Row {
 
 /** The tool's endpoint called with the arguments as given, its answer as the result. */
 export async function runPlain(ctx: ToolContext, args: Row): Promise<ToolOutput> {
-  const e = ctx.endpoint;
-  const { path, query, body } = splitArgs(e, args, ctx.workspace(args as { workspace?: string }));
-  return { structured: (await ctx.api.call(e.name, { path, query, body, signal: ctx.signal })).data as Row };
+  return { structured: (await callOwn(ctx, args)).data };
 }
 
 /**
@@ -32,8 +33,7 @@ export async function runPlain(ctx: ToolContext, args: Row): Promise<ToolOutput>
 export async function runProjected(ctx: ToolContext, args: Row & ViewArgs, kind: CompactKind): Promise<ToolOutput> {
   const e = ctx.endpoint;
   const { view, fields, ...rest } = args;
-  const { path, query, body } = splitArgs(e, rest, ctx.workspace(args as { workspace?: string }));
-  const r = await ctx.api.call(e.name, { path, query, body, signal: ctx.signal });
+  const data = (await callOwn(ctx, rest)).data;
   const compact = view !== 'full' && fields === undefined;
   const extras = [...(args.expand ?? []), ...(args.include ?? [])];
   // Embedded records carry outsider text of their own: they read as fenced JSON, not as lines.
@@ -45,13 +45,12 @@ export async function runProjected(ctx: ToolContext, args: Row & ViewArgs, kind:
     for (const k of extras) if (item[k] !== undefined && item[k] !== null) c[k] = item[k];
     return c;
   };
-  const data = r.data as Row;
   const keep = fields !== undefined ? { keep: fields } : {};
   if (e.returns !== 'list') {
     const structured = shape(data);
     return { structured, kind, ...keep, render: lines ? (s, fence) => oneLines(s, fence, kind) : undefined };
   }
-  const structured = { ...data, data: (data.data as Row[]).map(shape) };
+  const structured = { ...data, data: rowsOf(data).map(shape) };
   const noun = COMPACT[kind].noun;
   return {
     structured,

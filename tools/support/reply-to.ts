@@ -1,16 +1,11 @@
 import { z } from 'zod';
 import { errorBody, CONVERSATION_CAP, subjectTopic, type ToolContext } from '../../src/mcp/tool-kit.js';
+import type { Message as ApiMessage } from '../../src/api/resources.js';
 
 type Row = Record<string, unknown>;
 
-interface Message {
-  id: string;
-  direction: string;
-  subject: string | null;
-  from_name: string | null;
-  from_email: string | null;
-  sent_at: string | null;
-}
+/** What a reply reads of a message. */
+type Message = Pick<ApiMessage, 'id' | 'direction' | 'subject' | 'from_name' | 'from_email' | 'sent_at'>;
 
 const person = z.looseObject({ email: z.string(), name: z.string().optional() });
 
@@ -72,7 +67,7 @@ export async function readReply(ctx: ToolContext, args: Row): Promise<{ reply: R
   const path = { workspace: ctx.workspace(args as { workspace?: string }), lead_id: String(args.lead_id) };
   try {
     const r = await ctx.api.call('get_conversation', { path, query: { order: 'desc', limit: CONVERSATION_CAP }, signal: ctx.signal });
-    const reply = replyOf(((r.data as { data?: Message[] }).data ?? []) as Message[]);
+    const reply = replyOf(r.data.data ?? []);
     return reply ? { reply } : {};
   } catch (err) {
     const { error } = errorBody(err, 'get_conversation');

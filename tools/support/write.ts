@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { splitArgs, type ToolContext, writeLines, type ToolOutput } from '../../src/mcp/tool-kit.js';
+import { callOwn, isFields, type ToolContext, writeLines, type ToolOutput } from '../../src/mcp/tool-kit.js';
 
 type Row = Record<string, unknown>;
 
@@ -18,18 +18,15 @@ export const WRITE_VIEW = {
 export function runWrite(changed: readonly string[]) {
   return async (ctx: ToolContext, args: Row): Promise<ToolOutput> => {
     const { view, ...rest } = args;
-    const { endpoint: e } = ctx;
-    const name = e.name;
-    const { path, query, body } = splitArgs(e, rest, ctx.workspace(args as { workspace?: string }));
-    const r = await ctx.api.call(name, { path, query, body, signal: ctx.signal });
-    const data = r.data as Row;
+    const name = ctx.endpoint.name;
+    const data = (await callOwn(ctx, rest)).data;
     if (view === 'full') return { structured: data };
     const structured: Row = { object: data.object, id: data.id };
     // A null or empty field is left out of both forms, unless this call set it (a cleared due day is shown as null)
     // or the API says the call changed it (clearing a due day clears its due time too: task_fields_changed).
-    const changedByApi = Object.entries((data.effects ?? {}) as Row)
-      .filter(([k, v]) => k.endsWith('_fields_changed') && Array.isArray(v))
-      .flatMap(([, v]) => v as unknown[]);
+    const changedByApi = Object.entries(isFields(data.effects) ? data.effects : {}).flatMap(([k, v]) =>
+      k.endsWith('_fields_changed') && Array.isArray(v) ? v : [],
+    );
     const keep = changed.filter((k) => k in rest || changedByApi.includes(k));
     for (const k of changed) if (k in data && (keep.includes(k) || !isEmptyValue(data[k]))) structured[k] = data[k];
     structured.effects = data.effects;

@@ -10,14 +10,6 @@ export function inZone(instant: string, zone: string): string {
   return `${wallClock(at.getTime(), zone)}${offsetLabel(zoneOffset(at.getTime(), zone))}`;
 }
 
-interface Availability {
-  timezone?: string;
-  duration_minutes?: number;
-  window?: { from: string | null; to: string | null };
-  slots?: { start: string | null; end: string | null }[];
-  reason?: string | null;
-}
-
 /** get_slots' answer: the API's availability with its slots grouped by day (or, when they do not group, listed). */
 export const slotsOutput = () =>
   objectOf('availability')
@@ -40,7 +32,7 @@ const dayLine = (d: { date: string; weekday: string; utc_offset: string; ranges:
 export async function runSlots(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolOutput> {
   const { workspace: _, event_type_id, ...query } = args;
   const r = await ctx.api.call('get_slots', { path: { workspace: ctx.workspace(args), event_type_id: String(event_type_id) }, query, signal: ctx.signal });
-  const { slots = [], reason, ...a } = r.data as Availability & Record<string, unknown>;
+  const { slots = [], reason, ...a } = r.data;
   const zone = a.timezone;
   if (!zone) return { structured: { ...a, slots, ...(reason ? { reason } : {}) }, render: (s, fence) => `Times are UTC.\n${textOf(s, fence)}` };
   const local = (t: string | null) => (t ? inZone(t, zone) : t);

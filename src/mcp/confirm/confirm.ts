@@ -1,4 +1,5 @@
-import type { ApiCaller } from '../declare/tool-context.js';
+import type { ApiCaller, ApiRequestOf } from '../declare/tool-context.js';
+import type { ReturnOf } from '../../api/returns.js';
 import type { ToolDef } from '../declare/types.js';
 
 export type { ConfirmSpec } from '../declare/types.js';
@@ -21,7 +22,9 @@ export function asksFirst(mode: ConfirmMode, tool: ToolDef, args: Record<string,
 }
 
 type Row = Record<string, unknown>;
-type Read = (name: string, path: Record<string, string>, query?: Record<string, unknown>) => Promise<Row | null>;
+/** The reads a question makes: the record as it is now, or null when the key cannot read it. */
+type Asked = 'get_lead' | 'list_tasks' | 'get_meeting';
+type Read = <N extends Asked>(name: N, req: ApiRequestOf<N>) => Promise<ReturnOf<N> | null>;
 
 /** How many leads of a batch the question names with their own words; the rest by id. */
 const NAMED_LEADS = 10;
@@ -46,26 +49,26 @@ interface Subject {
 }
 
 async function leadsSubject(read: Read, ids: readonly string[], ws: string): Promise<Subject> {
-  const named = await Promise.all(ids.slice(0, NAMED_LEADS).map(async (id) => leadName(id, await read('get_lead', { workspace: ws, lead_id: id }))));
+  const named = await Promise.all(ids.slice(0, NAMED_LEADS).map(async (id) => leadName(id, await read('get_lead', { path: { workspace: ws, lead_id: id } }))));
   const rest = ids.slice(NAMED_LEADS);
   return { text: `${ids.length} leads: ${[...named, ...rest.map((id) => `lead ${id}`)].join('; ')}`, now: null };
 }
 
 async function taskSubject(read: Read, id: string, ws: string): Promise<Subject> {
   // There is no read of one task: the newest 200 of the workspace hold the task a person is acting on.
-  const page = await read('list_tasks', { workspace: ws }, { limit: 200 });
-  const t = ((page?.data ?? []) as Row[]).find((x) => x.id === id) ?? null;
+  const page = await read('list_tasks', { path: { workspace: ws }, query: { limit: 200 } });
+  const t = (page?.data ?? []).find((x) => x.id === id) ?? null;
   if (!t) return { text: `Task ${id}`, now: null };
-  const lead = typeof t.lead_id === 'string' ? leadName(t.lead_id, await read('get_lead', { workspace: ws, lead_id: t.lead_id })) : null;
+  const lead = typeof t.lead_id === 'string' ? leadName(t.lead_id, await read('get_lead', { path: { workspace: ws, lead_id: t.lead_id } })) : null;
   const notes = firstWords(t.notes);
   const facts = [word(t.status), t.due_date ? `due ${word(t.due_date)}` : 'no due day', notes ? `notes ${notes}` : 'no notes'];
   return { text: `Task ${id} (${facts.join(', ')})${lead ? ` on ${lead}` : ''}`, now: t };
 }
 
 async function meetingSubject(read: Read, id: string, ws: string): Promise<Subject> {
-  const m = await read('get_meeting', { workspace: ws, meeting_id: id });
+  const m = await read('get_meeting', { path: { workspace: ws, meeting_id: id } });
   if (!m) return { text: `Meeting ${id}`, now: null };
-  const inv = (m.invitee ?? {}) as Row;
+  const inv: Row = m.invitee ?? {};
   const who = [quoted(inv.name ?? m.name), quoted(inv.email ?? m.email, 80)].filter(Boolean).join(', ');
   const lead = typeof m.lead_id === 'string' ? ` with lead ${m.lead_id}${who ? ` (${who})` : ''}` : who ? ` with ${who}` : '';
   const when = typeof m.starts_at === 'string' ? ` at ${quoted(m.starts_at, 30)}` : '';
@@ -75,9 +78,9 @@ async function meetingSubject(read: Read, id: string, ws: string): Promise<Subje
 /** The object a call changes, named for a person: ids are ours; names, addresses and notes are outsiders' words, quoted. */
 async function subjectOf(api: ApiCaller, tool: ToolDef, args: Row, ws: string | null, signal: AbortSignal): Promise<Subject> {
   const where = ws ? ` in workspace ${ws}` : '';
-  const read: Read = async (name, path, query) => {
+  const read: Read = async (name, req) => {
     try {
-      return (await api.call(name, { path, ...(query ? { query } : {}), signal })).data as Row;
+      return (await api.call(name, { ...req, signal })).data;
     } catch {
       // The question still names the object by its id when the key cannot read it.
       return null;
@@ -86,7 +89,7 @@ async function subjectOf(api: ApiCaller, tool: ToolDef, args: Row, ws: string | 
   const within = (s: Subject) => ({ ...s, text: `${s.text}${where}` });
   if (Array.isArray(args.lead_ids) && ws) return within(await leadsSubject(read, args.lead_ids as string[], ws));
   if (typeof args.lead_id === 'string' && ws) {
-    const l = await read('get_lead', { workspace: ws, lead_id: args.lead_id });
+    const l = await read('get_lead', { path: { workspace: ws, lead_id: args.lead_id } });
     const now = l ? `, status ${word(l.status)}, state ${word(l.state)}` : '';
     return within({ text: `${leadName(args.lead_id, l).replace(/^lead/, 'Lead')}${now}`, now: l });
   }

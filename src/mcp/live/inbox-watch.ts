@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { LimiterState } from '../../client/index.js';
 import { RATE_LIMITS } from '../../api/enums.js';
 import { type Clock, type Timer, systemClock } from '../../clock.js';
-import type { ApiCaller } from '../declare/tool-context.js';
+import type { TypedApi } from '../declare/tool-context.js';
 import { type ChangeListener, type InboxChange, later } from './change.js';
 import { KnownLeads } from './known-leads.js';
 import type { WatchPeers } from './peers.js';
@@ -11,8 +11,8 @@ import { PollBudget, WATCH_SHARE } from './poll-budget.js';
 
 export type { ChangeListener, InboxChange } from './change.js';
 
-/** What the watch needs of the API client: calls, and its buckets' state to give way to tool calls. */
-export interface WatchApi extends ApiCaller {
+/** What the watch needs of the API client: calls by a row's name, and its buckets' state to give way to tool calls. */
+export interface WatchApi extends TypedApi {
   limiterState?(): LimiterState;
 }
 
@@ -198,7 +198,8 @@ export class InboxWatch {
     this.polls++;
     try {
       const r = await this.o.api.call('list_leads', { path: { workspace }, query: { limit: BASELINE_PAGE } });
-      const rows = (r.data as { data?: { id?: unknown; last_message_at?: string | null }[] }).data ?? [];
+      // The client's answer is not checked against the row here: each field is looked at before it is used.
+      const rows = r.data.data ?? [];
       for (const l of rows) if (typeof l.id === 'string') this.leads.add(workspace, l.id);
       const newest = rows[0]?.last_message_at;
       w.watermark = typeof newest === 'string' ? newest : EPOCH;
@@ -264,22 +265,22 @@ export class InboxWatch {
 
   /** One page of leads whose newest message is after the watermark, oldest first. Returns whether more pages wait. */
   private async poll(workspace: string, w: Workspace): Promise<boolean> {
-    const query: Record<string, unknown> = { updated_since: w.watermark ?? EPOCH, order: 'asc', limit: POLL_PAGE };
-    if (w.cursor) query.cursor = w.cursor;
-    const r = await this.o.api.call('list_leads', { path: { workspace }, query });
-    const page = r.data as { data?: { id?: unknown; last_message_at?: unknown }[]; has_more?: boolean; next_cursor?: string | null };
+    const since = w.watermark ?? EPOCH;
+    const query = { updated_since: since, order: 'asc', limit: POLL_PAGE, ...(w.cursor ? { cursor: w.cursor } : {}) } as const;
+    const page = (await this.o.api.call('list_leads', { path: { workspace }, query })).data;
     const rows = page.data ?? [];
     const changed = rows.map((l) => l.id).filter((id): id is string => typeof id === 'string');
     for (const id of changed) this.leads.add(workspace, id);
     for (const l of rows) if (typeof l.last_message_at === 'string' && later(l.last_message_at, w.newest)) w.newest = l.last_message_at;
-    const more = page.has_more === true && typeof page.next_cursor === 'string';
-    if (more) w.cursor = page.next_cursor!;
+    const next = page.has_more === true && typeof page.next_cursor === 'string' ? page.next_cursor : null;
+    const more = next !== null;
+    if (more) w.cursor = next;
     else {
       w.cursor = null;
       if (w.newest !== null && later(w.newest, w.watermark)) w.watermark = w.newest;
       this.peering?.keepMark(workspace, w);
     }
-    if (changed.length > 0) this.announce({ workspace, leads: changed, since: String(query.updated_since) });
+    if (changed.length > 0) this.announce({ workspace, leads: changed, since });
     return more;
   }
 

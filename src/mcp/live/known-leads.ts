@@ -1,5 +1,5 @@
 import { ApiError } from '../../client/errors.js';
-import type { ApiCaller } from '../declare/tool-context.js';
+import type { TypedApi } from '../declare/tool-context.js';
 
 /** Lead ids remembered across every workspace a watch has seen; the oldest go first past this. */
 export const KNOWN_LEADS_MAX = 10_000;
@@ -13,7 +13,7 @@ export class KnownLeads {
   /** get_lead requests sent to check a lead. */
   checks = 0;
 
-  constructor(private readonly api: ApiCaller) {}
+  constructor(private readonly api: TypedApi) {}
 
   add(workspace: string, lead: string): void {
     const k = `${workspace}/${lead}`;

@@ -2,12 +2,12 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { Server, CallToolResult, InputRequiredResult } from '@modelcontextprotocol/server';
 import type { Logger } from 'pino';
 import { isWorkspaceSlug } from '../../api/ids.js';
-import { TimeoutError, ValidationError } from '../../client/errors.js';
+import { ValidationError } from '../../client/errors.js';
 import { confirmWrite, type ModernRound } from '../confirm/ask.js';
 import type { ConfirmMode } from '../confirm/confirm.js';
 import { ToolError, argumentError, errorResult, typed } from '../errors.js';
 import type { InboxWatch } from '../live/inbox-watch.js';
-import type { ApiCaller, ToolContext } from '../declare/tool-context.js';
+import type { ApiCaller, ApiClient, ToolContext } from '../declare/tool-context.js';
 import type { ToolDef } from '../declare/define.js';
 import type { Hidden } from '../declare/registry.js';
 import { itemBound } from '../declare/shared-args.js';
@@ -15,13 +15,14 @@ import { Fence } from '../view/fence.js';
 import type { ToolOutput } from '../view/output.js';
 import { byteLength, fitResult } from '../view/result-budget.js';
 import { ownStrings } from '../view/shape.js';
-import { Continuation } from '../reads/continuation.js';
+import type { Continuation } from '../reads/continuation.js';
+import { toolCallApi } from './api-chain.js';
 import type { Deleted } from '../writes/deleted.js';
-import { type RecentCreates, duplicateAnswer } from '../writes/duplicate-guard.js';
+import { type RecentCreates, duplicateAnswer, isSettlingRead } from '../writes/duplicate-guard.js';
 import { keepAlive } from './keep-alive.js';
-import { multiPageApi, multiPageSummary } from '../reads/multipage.js';
+import { type multiPageApi, multiPageSummary } from '../reads/multipage.js';
 import { checkOutput } from './response-check.js';
-import { splitArgs } from '../declare/split-args.js';
+import { callOwn } from '../declare/own-call.js';
 import { type People, takeArgs } from './take-args.js';
 import type { UserIds } from './user-ids.js';
 import { nearName } from './near-name.js';
@@ -46,7 +47,8 @@ export interface CallExtra {
 
 /** What the call pipeline needs of the server that runs it. */
 export interface CallDeps {
-  api: ApiCaller;
+  /** The client, every answer checked (the chain's first layer, api-chain.ts): each call adds its own layers. */
+  api: ApiClient;
   log: Logger;
   server: Server;
   tool(name: string): ToolDef | undefined;
@@ -94,18 +96,24 @@ export async function callTool(deps: CallDeps, name: string, rawArgs: unknown, e
   const parsed = parseArguments(tool, rawArgs, { ids: deps.userIds, workspace: callWorkspace(deps, tool, rawArgs) }, refuse);
   if ('refused' in parsed) return parsed.refused;
   const deadlineAt = deps.now() + deps.toolDeadlineMs;
-  const api = withDeadline(deps.api, deps.toolDeadlineMs, deadlineAt, deps.now);
-  const ctx = toolContext(deps, tool, extra);
-  const cont = new Continuation(tool.endpoint, api);
-  const paging = pagingFor(api, tool, parsed.bound, ctx, cont, extra.signal);
-  ctx.api = cont.wrap(paging ?? api);
+  const progress = progressOf(extra);
+  const apis = toolCallApi(deps.api, {
+    endpoint: tool.endpoint,
+    deadlineMs: deps.toolDeadlineMs,
+    deadlineAt,
+    now: deps.now,
+    bound: parsed.bound,
+    signal: extra.signal,
+    onPage: (n, total, message) => void progress(n, total, message),
+  });
+  const { paging, cont } = apis;
+  const ctx = toolContext(deps, tool, extra, apis.tool, progress);
   // A multi-page read reports its own progress, page by page.
-  const progress = extra._meta?.progressToken !== undefined;
-  const stopKeepAlive = progress && !paging ? keepAlive((n, message) => ctx.progress(n, undefined, message)) : undefined;
+  const stopKeepAlive = extra._meta?.progressToken !== undefined && !paging ? keepAlive((n, message) => progress(n, undefined, message)) : undefined;
   try {
     // A multi-page read goes on a page at a time while its whole answer fits: no page is read that the budget cannot show.
     for (;;) {
-      const outcome = await runTool({ ...deps, api }, tool, parsed, ctx, extra, deadlineAt);
+      const outcome = await runTool(deps, tool, parsed, { ctx, question: apis.question, extra, deadlineAt });
       if ('refused' in outcome) return outcome.refused;
       const answer = await fitAnswer(deps, tool, parsed, outcome, { ctx, cont, paging, signal: extra.signal });
       if (answer.cut || !(await paging?.readMore())) return answer.result;
@@ -179,14 +187,25 @@ function callWorkspace(deps: CallDeps, tool: ToolDef, rawArgs: unknown): string 
   return isWorkspaceSlug(named) ? named : named === undefined ? (deps.defaultWorkspace() ?? null) : null;
 }
 
-/** What a tool's run receives: the client, the workspace rule, the fence of this answer and progress. */
-function toolContext(deps: CallDeps, tool: ToolDef, extra: CallExtra): ToolContext {
+/** Progress of this call, told to a client that asked for it (a progress token); nothing otherwise. */
+function progressOf(extra: CallExtra): ToolContext['progress'] {
   const progressToken = extra._meta?.progressToken;
+  return async (done, total, message) => {
+    if (progressToken === undefined) return;
+    await extra.sendNotification({
+      method: 'notifications/progress',
+      params: { progressToken, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
+    });
+  };
+}
+
+/** What a tool's run receives: the API through the call's chain, the workspace rule, the fence of this answer and progress. */
+function toolContext(deps: CallDeps, tool: ToolDef, extra: CallExtra, api: ApiCaller, progress: ToolContext['progress']): ToolContext {
   const name = tool.name;
   return {
     endpoint: tool.endpoint,
     ...(tool.did ? { did: tool.did } : {}),
-    api: deps.api,
+    api,
     signal: extra.signal,
     clock: { now: deps.now },
     fence: new Fence(),
@@ -202,40 +221,8 @@ function toolContext(deps: CallDeps, tool: ToolDef, extra: CallExtra): ToolConte
         'workspace',
       );
     },
-    progress: async (done, total, message) => {
-      if (progressToken === undefined) return;
-      await extra.sendNotification({
-        method: 'notifications/progress',
-        params: { progressToken, progress: done, ...(total !== undefined ? { total } : {}), ...(message ? { message } : {}) },
-      });
-    },
+    progress,
   };
-}
-
-/**
- * Every API call of one tool call gets what is left of the tool call's deadline: a call that
- * makes two requests (a list cut to the budget, a confirmed write) still answers within it.
- */
-function withDeadline(api: ApiCaller, deadlineMs: number, deadlineAt: number, now: () => number): ApiCaller {
-  return {
-    call: async (name, req) => {
-      const left = deadlineAt - now();
-      // Nothing is sent once the tool call's time is spent: the caller hears timeout, never a late answer.
-      if (left <= 0) throw new TimeoutError(name, `The tool call did not finish within its ${deadlineMs} ms deadline; ${name} was not sent.`, 'deadline', 'no');
-      return api.call(name, { ...req, deadlineMs: left });
-    },
-  };
-}
-
-/** A multi-page read: the tool's own list call is paged under the limiter, with progress; null for one page. */
-function pagingFor(api: ApiCaller, tool: ToolDef, bound: number | undefined, ctx: ToolContext, cont: Continuation, signal: AbortSignal): MultiPageApi | null {
-  if (bound === undefined) return null;
-  return multiPageApi(api, tool.name, {
-    maxItems: bound,
-    signal,
-    onPage: (n, total, message) => void ctx.progress(n, total, message),
-    onBoundary: (n, c) => cont.boundary(n, c),
-  });
 }
 
 /** The tool's answer once the workspace is known, people ids are mapped and the person agreed; or the refusal. */
@@ -243,17 +230,16 @@ async function runTool(
   deps: CallDeps,
   tool: ToolDef,
   parsed: ParsedCall,
-  ctx: ToolContext,
-  extra: CallExtra,
-  deadlineAt: number,
+  call: { ctx: ToolContext; question: ApiCaller; extra: CallExtra; deadlineAt: number },
 ): Promise<(ToolOutput & { args: Record<string, unknown> }) | { refused: CallToolResult | InputRequiredResult }> {
+  const { ctx, extra, deadlineAt } = call;
   const workspace = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(parsed.args) : null;
   const args = deps.userIds.map(tool.name, tool.userIds, workspace, parsed.args, parsed.notices);
   const refused = await confirmWrite(deps.server, {
     mode: deps.confirm,
     tool,
     args,
-    api: deps.api,
+    api: call.question,
     workspace,
     signal: extra.signal,
     requestId: extra.requestId,
@@ -262,8 +248,8 @@ async function runTool(
     ...(extra.modern ? { modern: extra.modern } : {}),
   });
   if (refused) return { refused: refused instanceof ToolError ? errorResult(refused, tool.name) : refused };
-  const create = () => (tool.run ? tool.run(ctx, args) : runGeneric(ctx, tool, args));
-  const made = await createOnce(deps, tool, workspace, args, parsed.allowDuplicate, create);
+  const run = () => (tool.run ? tool.run(ctx, args) : runGeneric(ctx, tool, args));
+  const made = await withWriteRecords(deps, tool, workspace, args, parsed.allowDuplicate, run);
   const out = workspace ? withUserIds(deps.userIds, tool, workspace, made) : made;
   if (tool.endpoint.write && workspace) deps.inboxWatch?.touched(workspace, leadIdsOf(args));
   checkOutput(tool.endpoint, tool.output, out.structured);
@@ -278,26 +264,30 @@ function withUserIds(ids: UserIds, tool: ToolDef, workspace: string, out: ToolOu
 }
 
 /**
- * A guarded create runs unless an identical one of this key succeeded lately, is unsettled or
- * in flight; a delete remembers what it deleted; a read that settles an unsettled create says
- * it was made; the rest just runs.
+ * The key's write records around the tool's run (writes/), where they apply: a guarded create
+ * runs unless an identical one of this key succeeded lately, is unsettled or in flight; a delete
+ * remembers what it deleted; a read that settles an unsettled create says it was made. Any
+ * other tool just runs.
  */
-async function createOnce(
+async function withWriteRecords(
   deps: CallDeps,
   tool: ToolDef,
   workspace: string | null,
   args: Record<string, unknown>,
   allowDuplicate: boolean,
-  create: () => Promise<ToolOutput>,
+  run: () => Promise<ToolOutput>,
 ): Promise<ToolOutput> {
-  if (!tool.guarded) {
-    const startedAt = deps.now();
-    const out = await deps.deleted.run(tool.endpoint, { ...args, workspace }, create);
-    await deps.recentCreates.checked(tool.endpoint, workspace, args, startedAt);
-    return out;
+  const e = tool.endpoint;
+  if (tool.guarded) {
+    const r = await deps.recentCreates.run(e, workspace, args, run, { always: allowDuplicate });
+    return 'out' in r ? r.out : duplicateAnswer(tool.name, r.duplicateOf, r.secondsAgo);
   }
-  const r = await deps.recentCreates.run(tool.endpoint, workspace, args, create, { always: allowDuplicate });
-  return 'out' in r ? r.out : duplicateAnswer(tool.name, r.duplicateOf, r.secondsAgo);
+  if (e.method === 'DELETE') return deps.deleted.run(e, { ...args, workspace }, run);
+  if (!isSettlingRead(e)) return run();
+  const startedAt = deps.now();
+  const out = await run();
+  await deps.recentCreates.checked(e, workspace, args, startedAt);
+  return out;
 }
 
 /** Both forms within the budget, cut at an item when they must be (cut says so); what the agent wrote itself is not fenced. */
@@ -346,10 +336,8 @@ function leadIdsOf(args: Record<string, unknown>): string[] {
 
 /** Most tools: call the endpoint with the arguments split by the table, return its answer as is. */
 async function runGeneric(ctx: ToolContext, tool: ToolDef, args: Record<string, unknown>): Promise<ToolOutput> {
-  const ws = 'workspace' in tool.endpoint.pathIds ? ctx.workspace(args) : null;
-  const { path, query, body } = splitArgs(tool.endpoint, args, ws, tool.extraArgs);
-  const r = await ctx.api.call(tool.name, { path, query, body, signal: ctx.signal });
-  const data = r.data as Record<string, unknown>;
+  const r = await callOwn(ctx, args, tool.extraArgs);
+  const data = r.data;
   const structured = r.cachedAgeSeconds !== undefined ? { ...data, cached_age_seconds: r.cachedAgeSeconds } : data;
   return { structured };
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { checkHint } from '../../client/retry.js';
-import { ENDPOINT_BY_NAME, type Endpoint } from '../../api/endpoints.js';
+import { type Endpoint, endpoint } from '../../api/endpoints.js';
 import { returnSchema } from '../../api/returns.js';
 import { InvalidResponseError } from '../errors.js';
-import type { ApiCaller } from '../declare/tool-context.js';
+import type { ApiClient } from '../declare/tool-context.js';
 
 /** Each schema compiled once: the generated validator checks the same rules in a third of the time and builds no copy. */
 const compiled = new WeakMap<z.ZodType, z.ZodType>();
@@ -25,13 +25,12 @@ function firstIssue(error: z.ZodError): string {
   return `${i.path.length ? i.path.join('.') : 'the body'}: ${i.message}`;
 }
 
-/** The client, with every JSON answer checked against its endpoint before a tool sees it. */
-export function checkedApi(api: ApiCaller): ApiCaller {
+/** The client, with every JSON answer checked against its endpoint's return schema before a tool sees it (the chain's first layer). */
+export function checkedApi(api: ApiClient): ApiClient {
   return {
     async call(name, req) {
       const r = await api.call(name, req);
-      const e = ENDPOINT_BY_NAME.get(name);
-      if (!e) throw new Error(`unknown endpoint ${name}`);
+      const e = endpoint(name);
       if (e.returns === 'binary') return r;
       const issue = refusal(returnSchema(e), r.data);
       if (issue !== null) throw new InvalidResponseError(e, issue, e.write ? checkHint(e, req.path ?? {}, req.body) : null);

@@ -1,5 +1,5 @@
 import type { Endpoint } from '../../api/endpoints.js';
-import type { ApiCaller } from '../declare/tool-context.js';
+import type { ApiClient, ApiRequest, Send } from '../declare/tool-context.js';
 
 type Query = Record<string, unknown>;
 
@@ -9,22 +9,27 @@ type Query = Record<string, unknown>;
  * read continues exactly at item k+1.
  */
 export class Continuation {
-  private request: { path?: Record<string, string>; query: Query } | null = null;
+  private request: { path?: ApiRequest['path']; query: Query } | null = null;
   private readonly boundaries: { offset: number; cursor: string | null }[] = [];
 
   constructor(
     private readonly e: Endpoint,
-    private readonly api: ApiCaller,
+    private readonly send: Send,
   ) {}
 
   /** The client as the tool sees it, recording the tool's own list request. */
-  wrap(api: ApiCaller): ApiCaller {
+  wrap(api: ApiClient): ApiClient {
     return {
       call: (name, req) => {
-        if (name === this.e.name) this.request = { path: req.path, query: { ...(req.query ?? {}) } };
+        if (name === this.e.name) this.sent(req);
         return api.call(name, req);
       },
     };
+  }
+
+  /** The list request a read continues from, as sent. */
+  sent(req: Pick<ApiRequest, 'path' | 'query'>): void {
+    this.request = { path: req.path, query: { ...(req.query ?? {}) } };
   }
 
   /** A multi-page read crossed a page boundary (MultiPageOptions.onBoundary). */
@@ -45,11 +50,17 @@ export class Continuation {
     if (start.offset === shown) return shown === 0 ? null : start.cursor;
     try {
       const query = { ...filters, ...(start.cursor ? { cursor: start.cursor } : {}), limit: shown - start.offset };
-      const r = await this.api.call(this.e.name, { path: this.request.path, query, signal });
-      return (r.data as { next_cursor?: string | null }).next_cursor ?? null;
+      const r = await this.send(this.e.name, { path: this.request.path, query, signal });
+      return nextCursorOf(r.data);
     } catch {
       // The continuation is a courtesy: without it the answer says how to ask for less instead.
       return null;
     }
   }
+}
+
+/** A page's next_cursor, as its row's schema reads it (a string, or null at the end). */
+function nextCursorOf(page: unknown): string | null {
+  const next = page !== null && typeof page === 'object' && 'next_cursor' in page ? page.next_cursor : null;
+  return typeof next === 'string' ? next : null;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type Message, type MessageListMeta, messageListMeta } from '../../api/resources.js';
 import { htmlToText } from '../../api/text.js';
 import { redactSecrets } from '../../redact.js';
 import { notFound } from '../errors.js';
@@ -10,20 +11,6 @@ import type { ToolOutput } from '../view/output.js';
 
 /** What the readers need of a call: a tool's context without its endpoint, as a resource has no tool. */
 export type ReaderContext = Omit<ToolContext, 'endpoint' | 'clock'>;
-
-interface ApiMessage {
-  id: string;
-  kind: string;
-  direction: string;
-  subject: string | null;
-  from_name: string | null;
-  from_email: string | null;
-  to_email?: string | null;
-  body_html: string | null;
-  body_text: string | null;
-  sent_at: string | null;
-  attachments?: { id: string; filename: string }[];
-}
 
 export interface ConversationArgs {
   workspace?: string;
@@ -146,11 +133,10 @@ export async function readConversation(ctx: ReaderContext, args: ConversationArg
   const workspace = ctx.workspace(args);
   const single = args.message_id !== undefined;
   // Always the API's whole answer (one request either way): its true size, and a window to slice by offset.
-  const query: Record<string, unknown> = { order: 'desc', limit: CONVERSATION_CAP };
-  if (args.refresh !== undefined) query.refresh = args.refresh;
-  const r = await ctx.api.call('get_conversation', { path: { workspace, lead_id: args.lead_id }, query, signal: ctx.signal });
-  const page = r.data as { data: ApiMessage[]; meta?: { truncated?: boolean; sibling_cap_reached?: boolean; cache_age_seconds?: number } };
+  const query = { order: 'desc', limit: CONVERSATION_CAP, ...(args.refresh !== undefined ? { refresh: args.refresh } : {}) } as const;
+  const page = (await ctx.api.call('get_conversation', { path: { workspace, lead_id: args.lead_id }, query, signal: ctx.signal })).data;
   const newest = page.data;
+  const said = metaOf(page.meta);
   const offset = single ? 0 : (args.offset ?? 0);
   let messages = single ? newest.filter((m) => m.id === args.message_id) : newest.slice(offset, offset + (args.limit ?? DEFAULT_MESSAGES));
   if (single && messages.length === 0) {
@@ -159,10 +145,10 @@ export async function readConversation(ctx: ReaderContext, args: ConversationArg
   // The newest messages, shown oldest first as a conversation reads, unless the caller asks otherwise.
   if ((args.order ?? 'asc') === 'asc') messages = [...messages].reverse();
   const older = single ? 0 : Math.max(0, newest.length - offset - messages.length);
-  const counts = countsOf(messages.length, offset, newest.length, page.meta?.truncated === true, older);
+  const counts = countsOf(messages.length, offset, newest.length, said.truncated === true, older);
   const meta = {
-    ...(page.meta?.sibling_cap_reached ? { sibling_cap_reached: true } : {}),
-    ...(page.meta?.cache_age_seconds ? { cache_age_seconds: page.meta.cache_age_seconds } : {}),
+    ...(said.sibling_cap_reached ? { sibling_cap_reached: true } : {}),
+    ...(said.cache_age_seconds ? { cache_age_seconds: said.cache_age_seconds } : {}),
   };
   const html = args.format === 'html';
   return {
@@ -174,8 +160,14 @@ export async function readConversation(ctx: ReaderContext, args: ConversationArg
   };
 }
 
+/** The page's meta (truncated, sibling cap, cache age) as the service sends it beside the messages; nothing when it sends none. */
+function metaOf(meta: unknown): Partial<MessageListMeta> {
+  const r = messageListMeta.partial().safeParse(meta);
+  return r.success ? r.data : {};
+}
+
 /** Bodies as text (or html), quotes folded, cut at max_body_chars; a subject only where it changes. */
-function shapeMessages(messages: ApiMessage[], args: ConversationArgs, single: boolean): ShapedMessage[] {
+function shapeMessages(messages: Message[], args: ConversationArgs, single: boolean): ShapedMessage[] {
   const cap = single ? Number.POSITIVE_INFINITY : (args.max_body_chars ?? DEFAULT_BODY_CHARS);
   const html = args.format === 'html';
   const fold = !single && args.fold_quotes !== false;
@@ -293,11 +285,7 @@ export async function runDownload(ctx: ReaderContext, raw: Record<string, unknow
   const args = raw as { workspace?: string; lead_id: string; attachment_id: string };
   const workspace = ctx.workspace(args);
   const path = { workspace, lead_id: args.lead_id, attachment_id: args.attachment_id };
-  const r = (await ctx.api.call('download_attachment', { path, signal: ctx.signal })) as {
-    data: unknown;
-    filename?: string | null;
-    contentType?: string | null;
-  };
+  const r = await ctx.api.call('download_attachment', { path, signal: ctx.signal });
   const bytes = Buffer.isBuffer(r.data) ? r.data : Buffer.from(String(r.data ?? ''));
   const structured = {
     attachment_id: args.attachment_id,

@@ -1,8 +1,8 @@
 import type { PageProgress } from '../../client/index.js';
 import { isReplyInboxError } from '../../client/errors.js';
 import { type RowCaller, paginate } from '../../client/paginate.js';
-import { ENDPOINT_BY_NAME, type Endpoint } from '../../api/endpoints.js';
-import type { ApiCaller } from '../declare/tool-context.js';
+import { type EndpointName, endpoint } from '../../api/endpoints.js';
+import type { ApiClient, ApiRequest, Send } from '../declare/tool-context.js';
 
 export interface MultiPageEnvelope {
   object: 'list';
@@ -24,7 +24,7 @@ export interface MultiPageOptions {
   onBoundary?: (items: number, cursor: string | null) => void;
 }
 
-type ListRequest = { path?: Record<string, string>; query?: Record<string, unknown> };
+type ListRequest = Pick<ApiRequest, 'path' | 'query'>;
 
 /**
  * One list endpoint read page after page with the client's paginate, under its rate limiter,
@@ -42,8 +42,8 @@ export class PageReader {
   private stopped: string | undefined;
 
   constructor(
-    private readonly api: ApiCaller,
-    private readonly name: string,
+    private readonly send: Send,
+    private readonly name: EndpointName,
     private readonly req: ListRequest,
     private readonly o: MultiPageOptions,
   ) {
@@ -63,7 +63,7 @@ export class PageReader {
   async read(pages = Number.POSITIVE_INFINITY): Promise<void> {
     if (this.done) return;
     const caller: RowCaller = {
-      request: (e, opts) => this.api.call(e.name, { path: opts.path, query: opts.query, body: opts.body, signal: opts.signal }),
+      request: (e, opts) => this.send(e.name, { path: opts.path, query: opts.query, body: opts.body, signal: opts.signal }),
     };
     const base = { items: this.items.length, pages: this.pages };
     const got: unknown[] = [];
@@ -80,7 +80,7 @@ export class PageReader {
     const query = { ...this.filters, ...(this.cursor ? { cursor: this.cursor } : {}) };
     const o = { maxItems: this.o.maxItems - base.items, maxPages: pages, signal: this.o.signal, onProgress };
     try {
-      for await (const item of paginate(caller, listEndpoint(this.name), { path: this.req.path, query }, o)) got.push(item);
+      for await (const item of paginate(caller, endpoint(this.name), { path: this.req.path, query }, o)) got.push(item);
     } catch (err) {
       const cancelled = this.o.signal.aborted;
       if (this.pages === 0 && !cancelled) throw err;
@@ -103,8 +103,8 @@ export class PageReader {
 }
 
 /** Read pages of one list endpoint up to the bound into one envelope (PageReader). */
-export async function readPages(api: ApiCaller, name: string, req: ListRequest, o: MultiPageOptions): Promise<MultiPageEnvelope> {
-  const reader = new PageReader(api, name, req, o);
+export async function readPages(send: Send, name: EndpointName, req: ListRequest, o: MultiPageOptions): Promise<MultiPageEnvelope> {
+  const reader = new PageReader(send, name, req, o);
   await reader.read();
   return reader.envelope();
 }
@@ -116,13 +116,13 @@ export async function readPages(api: ApiCaller, name: string, req: ListRequest, 
  * (compact rows, text) then applies to what was read as it would to one page.
  */
 export function multiPageApi(
-  api: ApiCaller,
-  listName: string,
+  api: ApiClient,
+  listName: EndpointName,
   o: MultiPageOptions,
-): ApiCaller & { envelope(): MultiPageEnvelope | null; readMore(): Promise<boolean> } {
+): ApiClient & { envelope(): MultiPageEnvelope | null; readMore(): Promise<boolean> } {
   let reader: PageReader | null = null;
   let asked = '';
-  const others = new Map<string, ReturnType<ApiCaller['call']>>();
+  const others = new Map<string, ReturnType<ApiClient['call']>>();
   return {
     async call(name, req) {
       if (name !== listName) {
@@ -134,7 +134,7 @@ export function multiPageApi(
       // The tool asks again for the same list after readMore: it gets what was read, and the page more.
       const same = JSON.stringify([req.path, req.query]);
       if (!reader || same !== asked) {
-        reader = new PageReader(api, name, req, o);
+        reader = new PageReader((n, r) => api.call(n, r), name, req, o);
         asked = same;
         await reader.read(1);
       }
@@ -148,13 +148,6 @@ export function multiPageApi(
       return true;
     },
   };
-}
-
-/** The row of a list the server reads page by page. */
-function listEndpoint(name: string): Endpoint {
-  const e = ENDPOINT_BY_NAME.get(name);
-  if (!e) throw new Error(`unknown endpoint ${name}`);
-  return e;
 }
 
 /** One line for the model on what the multi-page read did. */

@@ -1,3 +1,4 @@
+import type { QueryOf } from '../../api/endpoints.js';
 import { isWorkspaceSlug } from '../../api/ids.js';
 import { type InboxAccess, hasScope } from './access.js';
 
@@ -9,7 +10,6 @@ const Q_MAX = 160;
 const ID_SCAN = 200;
 
 type Context = { arguments?: Record<string, string> } | undefined;
-type Row = Record<string, unknown>;
 
 const lower = (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : '');
 
@@ -20,10 +20,16 @@ function workspaceFor(access: InboxAccess, context: Context): string | null {
   return ws !== undefined && isWorkspaceSlug(ws) ? ws : null;
 }
 
-async function rows(access: InboxAccess, name: string, workspace: string, query: Record<string, unknown>): Promise<Row[]> {
-  const r = await access.api.call(name, { path: { workspace }, query });
-  return ((r.data as { data?: Row[] }).data ?? []).filter((x) => typeof x.id === 'string');
-}
+/** A page's rows that carry an id. */
+const listed = <T extends { id?: unknown }>(page: { data?: readonly T[] }) => (page.data ?? []).filter((x) => typeof x.id === 'string');
+
+/** One page of each list a completion reads. */
+const leadsPage = async (access: InboxAccess, workspace: string, query: QueryOf<'list_leads'>) =>
+  listed((await access.api.call('list_leads', { path: { workspace }, query })).data);
+const templatesPage = async (access: InboxAccess, workspace: string) =>
+  listed((await access.api.call('list_templates', { path: { workspace }, query: { limit: ID_SCAN } })).data);
+const membersPage = async (access: InboxAccess, workspace: string) =>
+  listed((await access.api.call('list_members', { path: { workspace }, query: { limit: ID_SCAN } })).data);
 
 /**
  * A completer never fails the request: a failed look-up (budget spent, scope missing)
@@ -61,12 +67,12 @@ export function completeLead(access: InboxAccess) {
     const ws = workspaceFor(access, context);
     if (!ws || !hasScope(access, 'leads:read')) return [];
     const typed = value.trim();
-    if (typed === '') return (await rows(access, 'list_leads', ws, { limit: MAX_COMPLETIONS })).map((l) => l.id as string);
+    if (typed === '') return (await leadsPage(access, ws, { limit: MAX_COMPLETIONS })).map((l) => l.id);
     if (/^lead_/i.test(typed)) {
       const prefix = typed.toLowerCase();
-      return (await rows(access, 'list_leads', ws, { limit: ID_SCAN })).map((l) => l.id as string).filter((id) => id.toLowerCase().startsWith(prefix));
+      return (await leadsPage(access, ws, { limit: ID_SCAN })).map((l) => l.id).filter((id) => id.toLowerCase().startsWith(prefix));
     }
-    return (await rows(access, 'list_leads', ws, { q: typed.slice(0, Q_MAX), limit: MAX_COMPLETIONS })).map((l) => l.id as string);
+    return (await leadsPage(access, ws, { q: typed.slice(0, Q_MAX), limit: MAX_COMPLETIONS })).map((l) => l.id);
   });
 }
 
@@ -76,8 +82,8 @@ export function completeTemplate(access: InboxAccess) {
     const ws = workspaceFor(access, context);
     if (!ws || !hasScope(access, 'templates:read')) return [];
     const typed = lower(value.trim());
-    const all = await rows(access, 'list_templates', ws, { limit: ID_SCAN });
-    return all.filter((t) => lower(t.id).startsWith(typed) || lower(t.name).startsWith(typed)).map((t) => t.id as string);
+    const all = await templatesPage(access, ws);
+    return all.filter((t) => lower(t.id).startsWith(typed) || lower(t.name).startsWith(typed)).map((t) => t.id);
   });
 }
 
@@ -92,8 +98,8 @@ export function completeAssignee(access: InboxAccess) {
     const none = 'none'.startsWith(typed) ? ['none'] : [];
     const ws = workspaceFor(access, context);
     if (!ws || !hasScope(access, 'members:read')) return none;
-    const members = await rows(access, 'list_members', ws, { limit: ID_SCAN });
-    const hits = members.filter((m) => [m.id, m.name, m.email].some((v) => lower(v).startsWith(typed))).map((m) => m.id as string);
+    const members = await membersPage(access, ws);
+    const hits = members.filter((m) => [m.id, m.name, m.email].some((v) => lower(v).startsWith(typed))).map((m) => m.id);
     return [...hits, ...none];
   });
 }

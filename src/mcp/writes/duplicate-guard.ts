@@ -27,6 +27,9 @@ const STALE_PENDING_MS = 100_000;
 /** The reads that settle a create of unknown outcome (the endpoint table's settledBy). */
 const SETTLING_READS = new Set(ENDPOINTS.filter(isGuardedCreate).flatMap((e) => (e.settledBy ? [e.settledBy] : [])));
 
+/** A read that settles creates of unknown outcome (list_tasks, list_notes): RecentCreates.checked records it. */
+export const isSettlingRead = (e: Endpoint): boolean => SETTLING_READS.has(e.name);
+
 const digest = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 32);
 
 /** The same call, whatever the order of its keys; the workspace is the resolved one, named or not. */
@@ -119,7 +122,7 @@ export class RecentCreates extends RecordKeeper {
    * unknown before it began may be sent again (the read showed whether they were made).
    */
   async checked(read: Endpoint, workspace: string | null, args: Record<string, unknown>, startedAt: number): Promise<void> {
-    if (!SETTLING_READS.has(read.name)) return;
+    if (!isSettlingRead(read)) return;
     const set = checkName(read.name, workspace, args.lead_id);
     try {
       for (const name of await this.records.members(set)) {

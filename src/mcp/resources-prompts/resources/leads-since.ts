@@ -59,9 +59,8 @@ export function registerLeadsSince(kit: ResourceKit): void {
       const ws = workspaceOr(access, one(vars.workspace));
       const since = sinceOf(one(vars.since));
       // One more than shown: it tells whether the cut splits leads of one timestamp.
-      const query = { updated_since: since, order: 'asc', limit: LISTED_LEADS + 1 };
-      const r = await access.api.call('list_leads', { path: { workspace: ws }, query, signal: extra.signal });
-      const page = r.data as LeadsPage;
+      const query = { updated_since: since, order: 'asc', limit: LISTED_LEADS + 1 } as const;
+      const page: LeadsPage = (await access.api.call('list_leads', { path: { workspace: ws }, query, signal: extra.signal })).data;
       const rows = leadRows(page);
       const body = (shown: Row[]) => {
         const last = shown.at(-1)?.last_message_at;

@@ -67,9 +67,10 @@ export function registerLeads(kit: ResourceKit): void {
     },
     kit.guarded('leads resource', async (uri, vars, extra, { access }) => {
       const ws = workspaceOr(access, one(vars.workspace));
-      const cont = new Continuation(endpoint('list_leads'), access.api);
-      const r = await cont.wrap(access.api).call('list_leads', { path: { workspace: ws }, query: { limit: LISTED_LEADS }, signal: extra.signal });
-      const page = r.data as LeadsPage;
+      const req = { path: { workspace: ws }, query: { limit: LISTED_LEADS } };
+      const cont = new Continuation(endpoint('list_leads'), access.api.send);
+      cont.sent(req);
+      const page: LeadsPage = (await access.api.call('list_leads', { ...req, signal: extra.signal })).data;
       const rows = leadRows(page);
       const body = (v: Row[], older: string | null | undefined) => {
         const newest = newestOf(v);

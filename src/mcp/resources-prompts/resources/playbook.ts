@@ -19,7 +19,7 @@ export function registerPlaybook(kit: ResourceKit): void {
     kit.guarded('playbook resource', async (uri, vars, extra, { access }) => {
       const ws = workspaceOr(access, one(vars.workspace));
       const r = await access.api.call('get_workspace', { path: { workspace: ws }, query: { include: ['sdr_notes'] }, signal: extra.signal });
-      const w = r.data as { name?: string; sdr_notes?: string | null };
+      const w = r.data;
       const head = `# Playbook of ${w.name ?? ws} (${ws})\n\n`;
       const body = w.sdr_notes
         ? `The team's reply playbook (sdr_notes), as the team wrote it:\n\n${redactSecrets(htmlToText(w.sdr_notes))}\n`

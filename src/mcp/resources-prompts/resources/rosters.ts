@@ -1,4 +1,5 @@
 import { ResourceTemplate } from '@modelcontextprotocol/server';
+import type { ListEndpointName } from '../../../api/endpoints.js';
 import { readPages } from '../../reads/multipage.js';
 import { MAX_ITEMS_BOUND } from '../../declare/shared-args.js';
 import { TEMPLATE, URI } from '../../view/links.js';
@@ -11,7 +12,7 @@ interface Roster {
   template: string;
   uri: (ws: string) => string;
   scope: string;
-  endpoint: string;
+  endpoint: ListEndpointName;
   title: string;
   listTitle: string;
   description: string;
@@ -52,7 +53,7 @@ export function registerRosters(kit: ResourceKit): void {
       { title: r.title, description: r.description, mimeType: JSON_TYPE },
       kit.guarded(`${r.name} resource`, async (uri, vars, extra, { access }) => {
         const ws = workspaceOr(access, one(vars.workspace));
-        const list = await readPages(access.api, r.endpoint, { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
+        const list = await readPages(access.api.send, r.endpoint, { path: { workspace: ws } }, { maxItems: MAX_ITEMS_BOUND, signal: extra.signal });
         return text(uri, JSON_TYPE, withinBudget(JSON.stringify({ workspace: ws, ...list }), budgetOf(access), 'list resource'));
       }),
     );
