@@ -7,6 +7,8 @@ import type { RedisLimitStore } from '../client/limiter/redis/limit-store.js';
 import type { Me } from '../api/resources.js';
 import { InboxServer } from '../mcp/server.js';
 import { InboxWatch } from '../mcp/live/inbox-watch.js';
+import type { WatchPeers } from '../mcp/live/peers.js';
+import type { RedisWatches } from '../mcp/live/redis/watches.js';
 import { type KeyWrites, KeyWritesRegistry } from '../mcp/writes/key-writes.js';
 import { confirmKeyOf, type KeyConfirm, keyConfirm } from '../mcp/confirm/state.js';
 import type { Sandbox } from '../sandbox/index.js';
@@ -30,6 +32,8 @@ export interface Parts {
   sandbox: Sandbox | null;
   /** Each key's duplicate guard and delete record, shared by its sessions (and instances, with --redis). */
   writes: KeyWritesRegistry;
+  /** With --redis and watching on: each key's inbox watch meets its other instances there. */
+  watches: RedisWatches | undefined;
 }
 
 export const USER_AGENT = `reply-inbox-mcp/${VERSION}`;
@@ -42,13 +46,23 @@ export async function assemble(config: Config, log: Logger, sandbox: Sandbox | n
     ? new (await import('../client/limiter/redis/limit-store.js')).RedisLimitStore({ url: config.redis, logger: log.child({ part: 'redis' }) })
     : undefined;
   const writes = new KeyWritesRegistry({ log: log.child({ part: 'writes' }), ...(store ? { redis: store } : {}) });
-  return { config, log, baseUrl, apiKey, store, sandbox, writes };
+  const watches =
+    store && config.watchSeconds > 0 ? new (await import('../mcp/live/redis/watches.js')).RedisWatches(store, log.child({ part: 'watch' })) : undefined;
+  return { config, log, baseUrl, apiKey, store, sandbox, writes, watches };
+}
+
+/** Shutdown: what the keys share in Redis closes, the watches' subscriber first, then the store's connections. */
+export async function closeShared(p: Parts): Promise<void> {
+  p.watches?.close();
+  await p.store?.close();
 }
 
 /** The write records of each client's key, found again by the sessions built over that client. */
 const writesOf = new WeakMap<ReplyInboxClient, KeyWrites>();
 /** Each key's confirmation states (2026-07-28): signed with a key derived from it, so any instance of the key verifies them. */
 const confirmOf = new WeakMap<ReplyInboxClient, KeyConfirm>();
+/** Each client's watch among the key's instances (with --redis): one instance polls each workspace for all. */
+const peersOf = new WeakMap<ReplyInboxClient, WatchPeers>();
 
 export function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void, me?: CallResult): ReplyInboxClient {
   const client = new ReplyInboxClient({
@@ -63,6 +77,7 @@ export function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterE
   const writes = p.writes.forKey(apiKey);
   writesOf.set(client, writes);
   confirmOf.set(client, keyConfirm(confirmKeyOf(apiKey), writes.records));
+  if (p.watches) peersOf.set(client, p.watches.forKey(apiKey));
   return client;
 }
 
@@ -72,7 +87,8 @@ export function watchOf(p: Parts, client: ReplyInboxClient): InboxWatch | undefi
   if (p.config.watchSeconds === 0) return undefined;
   let w = watches.get(client);
   if (!w) {
-    w = new InboxWatch({ api: client, intervalMs: p.config.watchSeconds * 1000, log: p.log.child({ part: 'watch' }) });
+    const peers = peersOf.get(client);
+    w = new InboxWatch({ api: client, intervalMs: p.config.watchSeconds * 1000, log: p.log.child({ part: 'watch' }), ...(peers ? { peers } : {}) });
     watches.set(client, w);
   }
   return w;

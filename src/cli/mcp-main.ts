@@ -9,7 +9,7 @@ import type { InboxServer } from '../mcp/server.js';
 import { type Era, serveStdio } from '../mcp/transport/stdio.js';
 import type { Sandbox } from '../sandbox/index.js';
 import { VERSION } from '../version.js';
-import { assemble, newClient, newServer, type Parts, stopWatch, USER_AGENT, watchOf } from './assemble.js';
+import { assemble, closeShared, newClient, newServer, type Parts, stopWatch, USER_AGENT, watchOf } from './assemble.js';
 import { ConfigError, readConfig, usage } from './config.js';
 import { exitBackstop } from './exit-backstop.js';
 
@@ -111,7 +111,7 @@ async function main(): Promise<number> {
     try {
       return await runHttp(parts);
     } finally {
-      await parts.store?.close();
+      await closeShared(parts);
       await sandbox?.close().catch(() => undefined);
     }
   }
@@ -120,7 +120,7 @@ async function main(): Promise<number> {
 
 /** Until stdin ends or a signal: serve one MCP connection over stdio, in the era it opens with. */
 async function runStdio(parts: Parts): Promise<number> {
-  const { config, log, store, sandbox } = parts;
+  const { config, log, sandbox } = parts;
   // The server tells its MCP client when a rate bucket throttles: the server serving now.
   let server: InboxServer | undefined;
   const onLimiterEvent = (e: LimiterEvent) => server?.limiterEvent(e);
@@ -128,7 +128,7 @@ async function runStdio(parts: Parts): Promise<number> {
   const shutdown = async () => {
     stopWatch(client);
     await client.close().catch(() => undefined);
-    await store?.close();
+    await closeShared(parts);
     await sandbox?.close().catch(() => undefined);
   };
   // A key the API refuses is a start-up error: read what it may do before serving (the answer is cached).
