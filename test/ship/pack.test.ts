@@ -91,6 +91,8 @@ describe('npm pack: `files` keeps the tarball lean', () => {
       [],
     );
     expect(paths.filter((p) => p.endsWith('.ts') && !p.endsWith('.d.ts'))).toEqual([]);
+    // The tool tests beside the tools (tools/<area>.test.ts) are neither built nor packed.
+    expect(paths.filter((p) => /\.test\./.test(p))).toEqual([]);
     // The bundle's maps ship (a user's stack trace can be mapped); tsc's maps of the separate modules do not.
     expect(paths.filter((p) => p.endsWith('.map')).every((p) => /^dist\/src\/cli\/(mcp\.js|chunks\/[^/]+\.js)\.map$/.test(p))).toBe(true);
     expect(paths).toContain('dist/src/cli/mcp.js.map');
