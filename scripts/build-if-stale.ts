@@ -3,8 +3,8 @@ import { staleBecause } from './build-stamp.js';
 
 /**
  * `npm run demo`, `npm run mcpb` and `npm run bench` start with this: `npm run build` only when a source is
- * newer than the last complete build, so `npm install && npm run demo` builds once (in
- * `prepare`), not twice. What it says goes to stderr.
+ * newer than the last complete build (or dist/ was never built: `npm install` builds nothing,
+ * the build runs in `prepack`), so `npm install && npm run demo` builds once. What it says goes to stderr.
  */
 const why = staleBecause();
 if (why !== null) {

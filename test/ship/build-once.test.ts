@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILD_STAMP, staleBecause } from '../../scripts/build-stamp.js';
 import { ROOT, run } from './helpers.js';
 
-/** `npm install && npm run demo` builds once: `prepare` builds, the demo only when a source changed since. */
+/** `npm install && npm run demo` builds once: the demo builds a dist/ that is missing or older than a source. */
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 
 describe('npm run demo, mcpb and bench build only a stale dist/', () => {
@@ -13,7 +13,12 @@ describe('npm run demo, mcpb and bench build only a stale dist/', () => {
       expect(pkg.scripts[s]).not.toMatch(/^npm run build/);
       expect(pkg.scripts[s]).toMatch(/^node --import tsx scripts\/build-if-stale\.ts && /);
     }
-    expect(pkg.scripts.prepare).toBe('npm run build');
+  });
+
+  it('the build runs before a pack (`prepack`), and no script of this package runs on install (issue 30 item 11)', () => {
+    expect(pkg.scripts.prepack).toBe('npm run build');
+    // npm runs these when the package is installed (prepare: from a git URL, a folder or a tarball): an installed package must run nothing.
+    for (const s of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts, s).not.toHaveProperty([s]);
   });
 
   it('after a complete build (the global setup made one), build-if-stale builds nothing and says nothing', async () => {

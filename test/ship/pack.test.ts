@@ -14,7 +14,7 @@ import { closeTo, ROOT, readmeFigures, run, startServer } from './helpers.js';
  * then the installed binaries, which need none of the library's dependencies (they are optional
  * peers: a binary-only install is measured before they are added), and each entry of `exports`,
  * imported by name from that project once the peers the README names are installed. --ignore-scripts on pack because the global setup already built dist/
- * (pack would otherwise run `prepare`, the build).
+ * (pack would otherwise run `prepack`, the build).
  */
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   name: string;
@@ -27,8 +27,8 @@ const app = join(scratch, 'app');
 let tarball = '';
 let listed: { path: string; size: number }[] = [];
 let unpackedSize = 0;
-/** The binary-only install, measured before the peers are added: packages, bytes, the sandbox binary's first line. */
-const binaryOnly = { packages: 0, bytes: 0, sandboxLine: '' };
+/** The binary-only install, measured before the peers are added: packages, bytes, the sandbox binary's first line, what npm said. */
+const binaryOnly = { packages: 0, bytes: 0, sandboxLine: '', npmSaid: '' };
 const peers = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).peerDependencies as Record<string, string>;
 
 /** The sandbox binary of the binary-only install prints its base URL: nothing it needs is missing. */
@@ -62,6 +62,7 @@ beforeAll(async () => {
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-test-app', version: '1.0.0', private: true }));
   const inst = await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: app, timeoutMs: 120_000 });
   if (inst.code !== 0) throw new Error(`npm install of the tarball failed: ${inst.stderr}`);
+  binaryOnly.npmSaid = inst.stdout + inst.stderr;
   const ls = await run('npm', ['ls', '--all', '--parseable'], { cwd: app });
   binaryOnly.packages = ls.stdout.trim().split('\n').length - 1;
   binaryOnly.bytes = Number((await run('du', ['-sb', join(app, 'node_modules')])).stdout.split('\t')[0]);
@@ -113,6 +114,12 @@ describe('installing the tarball gives a working reply-inbox-mcp', () => {
     } finally {
       await s.close();
     }
+  });
+
+  it('runs no script of the package: npm has no install script to warn about or ask to allow (issue 30 item 11)', () => {
+    expect(binaryOnly.npmSaid).not.toMatch(/install-scripts|allow-scripts|prepare|EBADENGINE/i);
+    const installed = JSON.parse(readFileSync(join(app, 'node_modules', pkg.name, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    for (const s of ['preinstall', 'install', 'postinstall', 'prepare']) expect(installed.scripts ?? {}, s).not.toHaveProperty([s]);
   });
 
   it('installed both binaries of package.json', () => {
