@@ -7,6 +7,7 @@ import { type Endpoint, ENDPOINT_BY_NAME, type EndpointName, type ListEndpointNa
 import type { ItemOf, ReturnOf } from '../api/returns.js';
 import type { Bucket } from '../api/enums.js';
 import type { Me } from '../api/resources.js';
+import { keyHandleOf } from '../api/keys.js';
 import { DEFAULT_CACHE_TTLS, type CacheTtls, ResponseCache } from './cache.js';
 import {
   ApiError,
@@ -88,8 +89,6 @@ type OptionalIfEmpty<O> = Record<never, never> extends O ? [opts?: O] : [opts: O
 
 type Attempt = { ok: true; res: HttpResponse } | { ok: false; error: ReplyInboxError | AbortedExchange; res?: HttpResponse };
 
-const PUBLIC_HANDLE = /^[a-z]+_[a-z]+_([A-Za-z0-9]{8})_/;
-
 /** The v1 client: validation, buckets, retries, pagination and caching over undici. Knows nothing of MCP. */
 export class ReplyInboxClient {
   readonly #apiKey: string;
@@ -118,7 +117,7 @@ export class ReplyInboxClient {
     this.#apiKey = o.apiKey;
     // Every result, error and log line of the process is cleaned of this key, however the API echoes it.
     this.releaseSecret = o.apiKey.length >= 8 ? registerSecret(o.apiKey) : () => undefined;
-    this.keyHandle = PUBLIC_HANDLE.exec(o.apiKey)?.[1] ?? 'unknown';
+    this.keyHandle = keyHandleOf(o.apiKey) ?? 'unknown';
     this.log = (o.logger ?? createLogger('reply-inbox-client', o.logLevel ?? 'warn')).child({ key: this.keyHandle });
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...o.timeouts };
     this.bodyLimits = { ...DEFAULT_BODY_LIMITS, ...o.maxBodyBytes };

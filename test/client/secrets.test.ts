@@ -48,6 +48,18 @@ describe('Authentication: the API key is a secret, never logged, never in an err
     }
   });
 
+  it('one reading of the public handle: the client logs the handle the API shows (display_prefix), and none for a key not of the form', async () => {
+    const c = new ReplyInboxClient({ apiKey: sb.keys.rep, baseUrl: sb.baseUrl });
+    const me = (await c.call('get_me', {})).data;
+    expect(me.display_prefix).toBe(`rik_live_${c.keyHandle}`);
+    await c.close();
+    // Eight characters after two words are not a handle unless the whole key has the form: a
+    // pasted fragment of something else shows nothing of itself.
+    const odd = new ReplyInboxClient({ apiKey: 'rik_live_abcdefgh_tooshort', baseUrl: 'http://127.0.0.1:9' });
+    expect(odd.keyHandle).toBe('unknown');
+    await odd.close();
+  });
+
   it('a secret echoed in a foreign error message is replaced by the public handle', async () => {
     const echoed = new OutcomeUnknownError(
       'create_task',

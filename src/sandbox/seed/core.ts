@@ -1,8 +1,9 @@
+import { keyHandleOf } from '../../api/keys.js';
 import { hashSecret } from '../auth.js';
 import type { Rng } from '../rng.js';
 import { memberIdOf, type Store } from '../store/store.js';
 import type { UserRec, WorkspaceRec } from '../store/types.js';
-import { KEY_DEFS, SANDBOX_KEYS, keyHandle } from './keys.js';
+import { KEY_DEFS, SANDBOX_KEYS } from './keys.js';
 import { daysBefore } from './time.js';
 
 /** People of the key table in docs/sandbox.md, plus two more reps so assignment has choices. */
@@ -117,7 +118,7 @@ export function seedCore(store: Store, rng: Rng): void {
     store.keysByHash.set(hashSecret(secret), {
       id: k.id,
       name: `${k.name} key`,
-      handle: keyHandle(secret),
+      handle: keyHandleOf(secret) ?? '',
       environment: k.name === 'test' ? 'test' : 'live',
       secret_hash: hashSecret(secret),
       owner_id: k.owner,

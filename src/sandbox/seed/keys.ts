@@ -43,8 +43,3 @@ export const KEY_DEFS: KeyDef[] = [
   { name: 'deactivated', id: 'key_deactiv1', owner: 'usr_cy', all_workspaces: false, workspaces: ['acme'], scopes: ALL_BUT_INSIGHTS },
   { name: 'test', id: 'key_testkey1', owner: 'usr_ada', all_workspaces: true, workspaces: [], scopes: ALL },
 ];
-
-/** The public handle of a key (safe to log). */
-export function keyHandle(key: string): string {
-  return key.split('_')[2] ?? '';
-}
