@@ -54,7 +54,6 @@ export const MEETING_OUTCOME_FILTER = [...ENUMS.meeting_outcome, 'none'] as cons
 
 /** The figures of a daily insight point; `metric` names one of them. */
 export const DAILY_METRICS = ['emails_sent', 'responses', 'positive_responses', 'booked'] as const;
-export type DailyMetric = (typeof DAILY_METRICS)[number];
 export const LEAD_LIST_EXPANSIONS = ['assignees', 'campaign', 'open_tasks', 'tags'] as const;
 export const LEAD_DETAIL_EXPANSIONS = ['assignees', 'open_tasks', 'tags', 'notes', 'meetings'] as const;
 export const MAX_EXPANSIONS = 3;

@@ -26,8 +26,6 @@ export const ERROR_STATUS: Readonly<Record<ApiErrorCode, number>> = {
   upstream_error: 502,
 };
 
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as ApiErrorCode[];
-
 /** The error envelope. Readers accept codes we do not know yet. */
 export const errorEnvelopeSchema = z.looseObject({
   error: z.looseObject({
@@ -38,4 +36,3 @@ export const errorEnvelopeSchema = z.looseObject({
     retry_after: z.number().optional(),
   }),
 });
-export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

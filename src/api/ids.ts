@@ -60,11 +60,6 @@ export function idShape(kind: IdKind): string {
   return `an id starting with ${ID_PREFIXES[kind]}`;
 }
 
-/** The pattern of an id kind (published in tool schemas, so a model sees the shape). */
-export function idPattern(kind: IdKind): RegExp {
-  return patterns[kind];
-}
-
 export function idSchema(kind: IdKind, where?: string) {
   return z
     .string()

@@ -39,4 +39,3 @@ export const sandboxOptionsSchema = z.strictObject({
   logLevel: z.enum(LOG_LEVELS as [LogLevel, ...LogLevel[]]).default('warn'),
 });
 export type SandboxOptions = z.input<typeof sandboxOptionsSchema>;
-export type ResolvedSandboxOptions = z.output<typeof sandboxOptionsSchema>;

@@ -91,23 +91,6 @@ function knownValue(name: string, i: RenderInput): string | null {
   }
 }
 
-/** The tokens the sandbox resolves itself (AI variables and unknown names are not among them). */
-export const KNOWN_TOKENS = [
-  'first_name',
-  'last_name',
-  'full_name',
-  'company_name',
-  'title',
-  'email',
-  'sender_name',
-  'sender_first_name',
-  'sender_email',
-  'sender_company',
-  'cal_link',
-  'one_pager',
-  'quarter',
-] as const;
-
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /**

@@ -33,11 +33,6 @@ export function listOutput(item: z.ZodType) {
   });
 }
 
-/** A write's answer: the resource plus the API's effects object, verbatim. Stays an object schema, as MCP requires. */
-export function withEffects(schema: z.ZodObject) {
-  return schema.extend({ effects: effectsSchema });
-}
-
 /**
  * A write's answer: by default the id, the fields the write set and the API's effects,
  * verbatim; view=full gives the whole record. The record's fields are not repeated here: the

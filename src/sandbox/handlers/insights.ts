@@ -57,7 +57,7 @@ export const insightsHandlers = {
         req: { ...ctx.page(), order: 'asc' },
         items: series,
         keyOf: (p) => [p.date],
-        // metric names one figure for charting: each point also carries it as `value` (docs/gaps/content.md).
+        // metric names one figure for charting: each point also carries it as `value` (docs/spec-gaps.md).
         view: (p) => (metric ? { ...p, metric, value: p[metric] } : p),
       }),
     };

@@ -19,9 +19,6 @@ export function iso(d: Date | number): string {
 export function daysBefore(anchor: Date, days: number): string {
   return iso(anchor.getTime() - days * 86_400_000);
 }
-export function minutesBefore(anchor: Date, minutes: number): string {
-  return iso(anchor.getTime() - minutes * 60_000);
-}
 export function day(d: Date | number): string {
   return iso(d).slice(0, 10);
 }

@@ -29,7 +29,7 @@ export function templateView(t: TemplateRec) {
   };
 }
 
-/** template_folder resource (shape not shown by the spec: docs/gaps/content.md). */
+/** template_folder resource (shape not shown by the spec: docs/spec-gaps.md). */
 export function folderView(f: TemplateFolderRec, templateCount: number) {
   return {
     object: 'template_folder' as const,
