@@ -88,7 +88,7 @@ export const conversationTools = [
     // The lead (assignees, open tasks, tags) as a resource link, for a client to attach without another call.
     run: async (ctx, args) => {
       if ((args.lead_id === undefined) === (args.lead_ids === undefined)) {
-        throw new ToolError('invalid_request', 'get_conversation', 'Pass lead_id (one lead) or lead_ids (several), exactly one of them.', {
+        throw new ToolError('invalid_request', ctx.endpoint.name, 'Pass lead_id (one lead) or lead_ids (several), exactly one of them.', {
           status: 400,
           param: 'lead_id',
         });

@@ -46,6 +46,8 @@ export type RowOf<N extends EndpointName> = Extract<Row, { readonly name: N }>;
 export type EndpointName = Row['name'];
 /** One endpoint of the v1 API, completed (defaults, path ids): what src/api/table/row.ts describes, named by the table. */
 export type Endpoint = EndpointOfName<EndpointName>;
+/** Some names of the table, checked: a union written by hand that names a renamed or removed row does not compile. */
+export type Names<N extends EndpointName> = N;
 /** The name of an endpoint that is an MCP tool (it has a toolset). */
 export type ToolEndpointName = Extract<Row, { readonly toolset: Toolset }>['name'];
 /** The name of an endpoint that answers a page of a list. */

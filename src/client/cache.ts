@@ -1,14 +1,12 @@
+import type { EndpointName, Names } from '../api/endpoints.js';
+
 /**
  * Answers the spec lets a client keep for a while: GET /v1/me and GET /v1/capabilities
  * (short TTLs), and the campaign roster, which the service itself caches for 60 seconds
  * per workspace and serves from the scarce upstream bucket. Every cached answer reports
  * its age. Concurrent identical calls share one request (single flight).
  */
-export interface CacheTtls {
-  get_me: number;
-  get_capabilities: number;
-  list_campaigns: number;
-}
+export type CacheTtls = Record<Names<'get_me' | 'get_capabilities' | 'list_campaigns'>, number>;
 
 export const DEFAULT_CACHE_TTLS: CacheTtls = { get_me: 30_000, get_capabilities: 60_000, list_campaigns: 60_000 };
 
@@ -28,7 +26,7 @@ export class ResponseCache<T> {
   ) {}
 
   /** 0 when the endpoint is not cached. */
-  ttlOf(endpoint: string): number {
+  ttlOf(endpoint: EndpointName): number {
     return this.ttls[endpoint] ?? 0;
   }
 

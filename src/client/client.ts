@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { type LogLevel, createLogger } from '../log.js';
 import type { Clock } from '../clock.js';
 import { registerSecret } from '../redact.js';
-import { type Endpoint, ENDPOINT_BY_NAME, type EndpointName, type ListEndpointName, type PathOf } from '../api/endpoints.js';
+import { type Endpoint, ENDPOINT_BY_NAME, type EndpointName, type ListEndpointName, type PathOf, endpoint } from '../api/endpoints.js';
 import type { ItemOf, ReturnOf } from '../api/returns.js';
 import type { Bucket } from '../api/enums.js';
 import type { Me } from '../api/resources.js';
@@ -89,6 +89,9 @@ type OptionalIfEmpty<O> = Record<never, never> extends O ? [opts?: O] : [opts: O
 
 type Attempt = { ok: true; res: HttpResponse } | { ok: false; error: ReplyInboxError | AbortedExchange; res?: HttpResponse };
 
+/** GET /v1/me: its cached answer is the key's scopes and limits. */
+const ME = endpoint('get_me');
+
 /** The v1 client: validation, buckets, retries, pagination and caching over undici. Knows nothing of MCP. */
 export class ReplyInboxClient {
   readonly #apiKey: string;
@@ -145,7 +148,7 @@ export class ReplyInboxClient {
     this.cache = new ResponseCache(o.cache === false ? {} : { ...DEFAULT_CACHE_TTLS, ...o.cache });
     this.limitsReady = o.discoverLimits === false ? Promise.resolve() : null;
     if (o.me) {
-      this.cache.set('get_me /v1/me', o.me, this.cache.ttlOf('get_me'));
+      this.cache.set(`${ME.name} ${ME.path}`, o.me, this.cache.ttlOf(ME.name));
       this.applyMe(o.me.data);
       this.limitsReady = Promise.resolve();
     }
@@ -364,7 +367,7 @@ export class ReplyInboxClient {
     // A success too large to read, or a redirect: the API may have done the work before the answer went wrong.
     if (p.endpoint.write && err instanceof ApiError && err.status >= 200 && err.status < 400) return this.unknownOutcome(p, opts, err);
     if (p.endpoint.write && !p.endpoint.idempotent && err instanceof ApiError && err.status >= 500) return this.unknownOutcome(p, opts, err);
-    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) this.cache.forget('get_me ');
+    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) this.cache.forget(`${ME.name} `);
     return err;
   }
 

@@ -1,5 +1,5 @@
 import { withSecret } from '../redact.js';
-import { ENDPOINT_BY_NAME } from '../api/endpoints.js';
+import { endpoint } from '../api/endpoints.js';
 import type { Me } from '../api/resources.js';
 import { apiErrorOf, parseJson, tooLargeError, unreadableError } from './answers.js';
 import type { CallResult } from './call-types.js';
@@ -7,7 +7,7 @@ import { NetworkError } from './errors.js';
 import { DEFAULT_BODY_LIMITS, DEFAULT_TIMEOUTS, Http, type Timeouts } from './http.js';
 import { readRateInfo } from './limiter/rate-headers.js';
 
-const GET_ME = ENDPOINT_BY_NAME.get('get_me')!;
+const GET_ME = endpoint('get_me');
 
 /**
  * GET /v1/me for keys nobody vouched for yet, over one connection pool shared by all of them:

@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { ApiError, BucketSpentError, OutcomeUnknownError, ReplyInboxError, ValidationError } from '../client/errors.js';
-import type { Endpoint } from '../api/endpoints.js';
+import type { Endpoint, ToolEndpointName } from '../api/endpoints.js';
 
 /**
  * The one error module of the MCP server. Every failure a tool call, a resource read or a
@@ -54,7 +54,7 @@ export class InvalidResponseError extends ToolError {
 }
 
 /** The tool that lists ids of each kind, for "what to do next" sentences. */
-const LISTED_BY: Record<string, string> = {
+const LISTED_BY: Record<string, ToolEndpointName> = {
   lead_id: 'list_leads',
   lead_ids: 'list_leads',
   task_id: 'list_tasks',

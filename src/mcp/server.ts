@@ -1,4 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/server';
+import type { EndpointName } from '../api/endpoints.js';
 import { type CallDeps, callTool } from './pipeline/call-tool.js';
 import { SERVER_INSTRUCTIONS } from './instructions.js';
 import type { Logger } from 'pino';
@@ -279,7 +280,7 @@ export class InboxServer {
     try {
       await this.refresh({ force: true });
     } catch (err) {
-      const body = errorBody(err, 'get_me');
+      const body = errorBody(err, 'get_me' satisfies EndpointName);
       this.clientLog.send('warning', `Could not re-read the key's scopes (GET /v1/me): ${body.error.code}: ${body.error.message}`, {
         event: 'scope_refresh_failed',
         code: body.error.code,

@@ -25,7 +25,7 @@ export { word } from './view/quote.js';
 export { today } from './view/today.js';
 
 // Reads a tool shares with a resource: the conversation, downloads, many leads' threads.
-export { CONVERSATION_CAP, runConversation, runDownload, subjectTopic } from './reads/conversation.js';
+export { CONVERSATION_CAP, CONVERSATION_TOOL, runConversation, runDownload, subjectTopic } from './reads/conversation.js';
 export { MANY_LEADS_MAX, MANY_LEADS_MESSAGES, runConversations } from './reads/conversations.js';
 
 // The reply desk a tool's result may be shown in.

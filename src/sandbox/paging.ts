@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { EndpointName } from '../api/endpoints.js';
 import { LIMITS } from '../api/enums.js';
 import { fail } from './errors.js';
 
@@ -98,7 +99,7 @@ export interface ListPage<T> {
  */
 export function keysetPage<T, V = T>(opts: {
   cursors: Cursors;
-  endpoint: string;
+  endpoint: EndpointName;
   scope: string;
   items: readonly T[];
   keyOf: (t: T) => SortKey;

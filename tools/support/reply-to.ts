@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorBody, CONVERSATION_CAP, subjectTopic, type ToolContext } from '../../src/mcp/tool-kit.js';
+import { errorBody, CONVERSATION_CAP, CONVERSATION_TOOL, subjectTopic, type ToolContext } from '../../src/mcp/tool-kit.js';
 import type { Message as ApiMessage } from '../../src/api/resources.js';
 
 type Row = Record<string, unknown>;
@@ -66,11 +66,11 @@ export function replyOf(newestFirst: readonly Message[]): Reply | null {
 export async function readReply(ctx: ToolContext, args: Row): Promise<{ reply: Reply } | { reply_unknown: string } | Record<string, never>> {
   const path = { workspace: ctx.workspace(args as { workspace?: string }), lead_id: String(args.lead_id) };
   try {
-    const r = await ctx.api.call('get_conversation', { path, query: { order: 'desc', limit: CONVERSATION_CAP }, signal: ctx.signal });
+    const r = await ctx.api.call(CONVERSATION_TOOL, { path, query: { order: 'desc', limit: CONVERSATION_CAP }, signal: ctx.signal });
     const reply = replyOf(r.data.data ?? []);
     return reply ? { reply } : {};
   } catch (err) {
-    const { error } = errorBody(err, 'get_conversation');
+    const { error } = errorBody(err, CONVERSATION_TOOL);
     return {
       reply_unknown: `The lead's conversation could not be read (${error.code}), so the subject and sender of a reply are unknown: get_conversation shows them.`,
     };

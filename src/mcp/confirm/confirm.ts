@@ -1,4 +1,5 @@
 import type { ApiCaller, ApiRequestOf } from '../declare/tool-context.js';
+import type { EndpointName } from '../../api/endpoints.js';
 import type { ReturnOf } from '../../api/returns.js';
 import type { ToolDef } from '../declare/types.js';
 
@@ -22,9 +23,8 @@ export function asksFirst(mode: ConfirmMode, tool: ToolDef, args: Record<string,
 }
 
 type Row = Record<string, unknown>;
-/** The reads a question makes: the record as it is now, or null when the key cannot read it. */
-type Asked = 'get_lead' | 'list_tasks' | 'get_meeting';
-type Read = <N extends Asked>(name: N, req: ApiRequestOf<N>) => Promise<ReturnOf<N> | null>;
+/** A read a question makes: the record as it is now, or null when the key cannot read it. */
+type Read = <N extends EndpointName>(name: N, req: ApiRequestOf<N>) => Promise<ReturnOf<N> | null>;
 
 /** How many leads of a batch the question names with their own words; the rest by id. */
 const NAMED_LEADS = 10;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ToolEndpointName } from '../../api/endpoints.js';
 import { type Message, type MessageListMeta, messageListMeta } from '../../api/resources.js';
 import { htmlToText } from '../../api/text.js';
 import { redactSecrets } from '../../redact.js';
@@ -28,6 +29,8 @@ export interface ConversationArgs {
 export const DEFAULT_BODY_CHARS = 600;
 /** Messages shown by default: the newest few, enough to triage a reply. */
 export const DEFAULT_MESSAGES = 10;
+/** The tool and endpoint a conversation is read with: a refusal names it. */
+export const CONVERSATION_TOOL = 'get_conversation' satisfies ToolEndpointName;
 /** The most messages the service returns for one conversation (spec: Messages rules). */
 export const CONVERSATION_CAP = 200;
 
@@ -134,13 +137,13 @@ export async function readConversation(ctx: ReaderContext, args: ConversationArg
   const single = args.message_id !== undefined;
   // Always the API's whole answer (one request either way): its true size, and a window to slice by offset.
   const query = { order: 'desc', limit: CONVERSATION_CAP, ...(args.refresh !== undefined ? { refresh: args.refresh } : {}) } as const;
-  const page = (await ctx.api.call('get_conversation', { path: { workspace, lead_id: args.lead_id }, query, signal: ctx.signal })).data;
+  const page = (await ctx.api.call(CONVERSATION_TOOL, { path: { workspace, lead_id: args.lead_id }, query, signal: ctx.signal })).data;
   const newest = page.data;
   const said = metaOf(page.meta);
   const offset = single ? 0 : (args.offset ?? 0);
   let messages = single ? newest.filter((m) => m.id === args.message_id) : newest.slice(offset, offset + (args.limit ?? DEFAULT_MESSAGES));
   if (single && messages.length === 0) {
-    throw notFound('get_conversation', `No message ${args.message_id} among this lead's newest ${CONVERSATION_CAP} messages.`, 'message_id');
+    throw notFound(CONVERSATION_TOOL, `No message ${args.message_id} among this lead's newest ${CONVERSATION_CAP} messages.`, 'message_id');
   }
   // The newest messages, shown oldest first as a conversation reads, unless the caller asks otherwise.
   if ((args.order ?? 'asc') === 'asc') messages = [...messages].reverse();

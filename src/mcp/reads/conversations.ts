@@ -3,6 +3,7 @@ import { type Fence, UNTRUSTED_LINE } from '../view/fence.js';
 import type { ToolOutput } from '../view/output.js';
 import {
   CONVERSATION_CAP,
+  CONVERSATION_TOOL,
   type ConversationArgs,
   SIBLING_CAP,
   type ReaderContext,
@@ -31,7 +32,7 @@ type One = (Shaped & Row) | { lead_id: string; error: Row; next_step: string };
 export async function runConversations(ctx: ReaderContext, raw: Record<string, unknown>): Promise<ToolOutput> {
   const { lead_ids, ...shared } = raw as unknown as Many;
   if (shared.message_id !== undefined) {
-    throw new ToolError('invalid_request', 'get_conversation', 'message_id reads one message of one lead: pass lead_id, not lead_ids.', {
+    throw new ToolError('invalid_request', CONVERSATION_TOOL, 'message_id reads one message of one lead: pass lead_id, not lead_ids.', {
       status: 400,
       param: 'message_id',
     });
@@ -42,7 +43,7 @@ export async function runConversations(ctx: ReaderContext, raw: Record<string, u
     try {
       return slim(await readConversation(ctx, args));
     } catch (err) {
-      const body = errorBody(err, 'get_conversation');
+      const body = errorBody(err, CONVERSATION_TOOL);
       return { lead_id: args.lead_id, error: body.error as Row, next_step: body.next_step };
     }
   });

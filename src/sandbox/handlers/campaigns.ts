@@ -1,3 +1,4 @@
+import type { EndpointName } from '../../api/endpoints.js';
 import { LIMITS } from '../../api/enums.js';
 import { type Ctx, type AreaHandlers, wsOf } from '../context.js';
 import { keysetPage } from '../paging.js';
@@ -22,7 +23,7 @@ export function roster(store: Store, workspace: string, nowMs: number): readonly
  * Paging emulated in memory by position (Pagination: the campaign roster): the cursor is an
  * offset into whatever list is current, not a stable database cursor.
  */
-export function positionalPage<T, V>(ctx: Ctx, endpoint: string, items: readonly T[], view: (t: T) => V, filter?: (t: T) => boolean) {
+export function positionalPage<T, V>(ctx: Ctx, endpoint: EndpointName, items: readonly T[], view: (t: T) => V, filter?: (t: T) => boolean) {
   const ws = wsOf(ctx);
   const indexed = items.map((item, i) => ({ i, item }));
   return keysetPage({

@@ -1,5 +1,5 @@
 import { ResourceTemplate } from '@modelcontextprotocol/server';
-import { DEFAULT_MESSAGES, type Shaped, countLines, runConversation } from '../../reads/conversation.js';
+import { CONVERSATION_TOOL, DEFAULT_MESSAGES, type Shaped, countLines, runConversation } from '../../reads/conversation.js';
 import { Fence, UNTRUSTED_NOTE } from '../../view/fence.js';
 import { TEMPLATE } from '../../view/links.js';
 import { fitResult } from '../../view/result-budget.js';
@@ -32,7 +32,7 @@ export function registerConversation(kit: ResourceKit): void {
       const fitted = await fitResult(markdown, {
         budget: budgetOf(access),
         fence,
-        tool: 'get_conversation',
+        tool: CONVERSATION_TOOL,
         textOnly: true,
         rest: async (k, n) => out.items?.rest?.(k, n) ?? null,
       });

@@ -1,6 +1,6 @@
 import { ResourceTemplate } from '@modelcontextprotocol/server';
 import type { Resource } from '@modelcontextprotocol/server';
-import { endpoint } from '../../../api/endpoints.js';
+import { type ToolEndpointName, endpoint } from '../../../api/endpoints.js';
 import { Continuation } from '../../reads/continuation.js';
 import { Fence, UNTRUSTED_NOTE } from '../../view/fence.js';
 import { TEMPLATE, URI } from '../../view/links.js';
@@ -79,7 +79,7 @@ export function registerLeads(kit: ResourceKit): void {
           // After a notification, this reads only the leads with a newer message than these.
           ...(newest ? { changes: URI.leadsSince(ws, newest) } : {}),
           ...(leftOut > 0 ? { left_out: { count: leftOut, budget_bytes: budgetOf(access) } } : {}),
-          ...(older ? { older: { tool: 'list_leads', arguments: { workspace: ws, cursor: older } } } : {}),
+          ...(older ? { older: { tool: 'list_leads' satisfies ToolEndpointName, arguments: { workspace: ws, cursor: older } } } : {}),
         });
       };
       const more = page.has_more && page.next_cursor ? page.next_cursor : null;
