@@ -86,7 +86,8 @@ export const leadTools = [
       when: (a: { member_ids: string[] }) => a.member_ids.length === 0,
       asks: 'when member_ids is empty, leaving no one assigned',
       change: (_a, now) => {
-        const ids = Array.isArray(now?.assignee_ids) ? (now.assignee_ids as unknown[]).filter((x) => typeof x === 'string' && /^usr_\w+$/.test(x)) : [];
+        const held = now?.assignee_ids;
+        const ids = Array.isArray(held) ? held.filter((x) => typeof x === 'string' && /^usr_\w+$/.test(x)) : [];
         return `Every assignee${ids.length ? ` (${ids.join(', ')})` : ''} is removed: no one in the team is assigned this lead any more.`;
       },
     },

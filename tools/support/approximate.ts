@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolContext, ToolOutput } from '../../src/mcp/tool-kit.js';
+import { isFields, type ToolContext, type ToolOutput } from '../../src/mcp/tool-kit.js';
 import { runPlain } from './project.js';
 
 type Row = Record<string, unknown>;
@@ -70,12 +70,12 @@ function whyMissing(where: string, records: Row[], ratios: Ratio[], name?: strin
 /** get_insights_summary: the summary as the API gives it, with what is approximate and what could not be computed said. */
 export async function runSummary(ctx: ToolContext, args: Row): Promise<ToolOutput> {
   const s = (await runPlain(ctx, args)).structured;
-  const rows = (v: unknown) => (Array.isArray(v) ? (v as Row[]) : []);
+  const rows = (v: unknown) => (Array.isArray(v) ? v.filter(isFields) : []);
   const perRep = rows(s.per_rep);
   const approximate = [...(perRep.length ? [PER_REP_RATES] : []), ...(s.speed_to_lead || rows(s.speed_buckets).length ? [SPEED] : [])];
   const notComputed = [
-    ...whyMissing('headline', s.headline ? [s.headline as Row] : [], HEADLINE),
-    ...whyMissing('speed_to_lead', s.speed_to_lead ? [s.speed_to_lead as Row] : [], SPEED_TO_LEAD),
+    ...whyMissing('headline', isFields(s.headline) ? [s.headline] : [], HEADLINE),
+    ...whyMissing('speed_to_lead', isFields(s.speed_to_lead) ? [s.speed_to_lead] : [], SPEED_TO_LEAD),
     ...whyMissing('per_rep', perRep, PER_REP, 'member_id'),
     ...whyMissing('speed_buckets', rows(s.speed_buckets), BUCKETS, 'label'),
   ];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resourceOf } from '../../src/mcp/tool-kit.js';
+import { isFields, resourceOf } from '../../src/mcp/tool-kit.js';
 
 type Row = Record<string, unknown>;
 const s = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -83,7 +83,7 @@ export const COMPACT = {
       guest_count: z.number().int().optional().describe('Compact view: how many guests; view=full lists them.'),
     },
     project: (m: Row): Row => {
-      const inv = (m.invitee ?? {}) as Row;
+      const inv = isFields(m.invitee) ? m.invitee : {};
       const name = s(inv.name) ?? s(m.name);
       const email = s(inv.email) ?? s(m.email);
       return {

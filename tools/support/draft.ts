@@ -20,7 +20,7 @@ const DRAFT_NOTE = 'For a person to review and send: this server sends nothing.'
 export async function runDraft(ctx: ToolContext, args: Row): Promise<ToolOutput> {
   const overrides = Object.keys((args.overrides ?? {}) as Record<string, string>);
   const r = (await runPlain(ctx, args).catch((err: unknown) => aiRefusal(ctx, args, err))).structured;
-  const resolved = Array.isArray(r.resolved) ? (r.resolved as string[]) : [];
+  const resolved = Array.isArray(r.resolved) ? r.resolved.filter((v): v is string => typeof v === 'string') : [];
   const block = (v: unknown) => (typeof v === 'string' && v !== '' ? ctx.fence.inline(v, { lines: true }) : v);
   const subject = block(r.subject);
   const body = block(r.body);
@@ -101,7 +101,10 @@ function draftText(s: Row, fence: Fence): string {
     `template_id=${s.template_id} lead_id=${s.lead_id} is_html=${s.is_html} ready_to_send=${s.ready_to_send}`,
     // An empty list is left out, as structuredContent leaves it out.
     ['values_from_api', 'values_from_overrides', 'unresolved']
-      .filter((k) => Array.isArray(s[k]) && (s[k] as unknown[]).length > 0)
+      .filter((k) => {
+        const v = s[k];
+        return Array.isArray(v) && v.length > 0;
+      })
       .map((k) => `${k}: ${names(s[k])}`)
       .join('; '),
     ...block(s.subject, 'subject'),

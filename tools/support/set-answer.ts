@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { effectsSchema } from '../../src/api/resources.js';
-import type { ToolContext, ToolOutput } from '../../src/mcp/tool-kit.js';
+import { isFields, type ToolContext, type ToolOutput } from '../../src/mcp/tool-kit.js';
 import { runPlain } from './project.js';
 
 type Row = Record<string, unknown>;
@@ -19,6 +19,9 @@ export function setOutput(key: string) {
   });
 }
 
+/** The records of a list field (a page's data, a set's members). */
+const rowsOf = (v: unknown): Row[] => (Array.isArray(v) ? v.filter(isFields) : []);
+
 /**
  * A write that replaces a lead's whole set (assignees, tags): the answer says the set it now
  * is, by id and name, and what was added and removed, then the API's effects verbatim. The
@@ -28,11 +31,11 @@ export function runSetOf(key: string, added: string, removed: string) {
   return async (ctx: ToolContext, args: Row): Promise<ToolOutput> => {
     const data = (await runPlain(ctx, args)).structured;
     // A member without a name is shown by id alone, in both forms: a null is left out of both.
-    const items = ((data.data ?? []) as Row[]).map((r) => ({ id: r.id, ...(typeof r.name === 'string' && r.name ? { name: r.name } : {}) }));
+    const items = rowsOf(data.data).map((r) => ({ id: r.id, ...(typeof r.name === 'string' && r.name ? { name: r.name } : {}) }));
     const structured: Row = { object: 'lead', id: args.lead_id, [key]: items, effects: data.effects };
     const render = (s: Row) => {
-      const now = (s[key] as Row[]).map((r) => (typeof r.name === 'string' && r.name ? `${r.id} (${r.name})` : String(r.id)));
-      const e = (s.effects ?? {}) as Row;
+      const now = rowsOf(s[key]).map((r) => (typeof r.name === 'string' && r.name ? `${r.id} (${r.name})` : String(r.id)));
+      const e = isFields(s.effects) ? s.effects : {};
       const head = `${ctx.endpoint.name}: lead ${String(s.id)} ${ctx.did}: ${key} now ${listed(now)}; added ${listed(ids(e[added]))}; removed ${listed(ids(e[removed]))}.`;
       return [head, effectsLine(s)].join('\n');
     };
@@ -45,7 +48,7 @@ export async function runPriority(ctx: ToolContext, args: Row): Promise<ToolOutp
   const out = await runPlain(ctx, args);
   const render = (s: Row) => {
     const all = ids(s.lead_ids);
-    const changed = ids((s.effects as Row | undefined)?.lead_priorities_changed);
+    const changed = ids(isFields(s.effects) ? s.effects.lead_priorities_changed : undefined);
     const already = all.filter((id) => !changed.includes(id));
     const star = s.priority === true ? 'starred' : 'unstarred';
     const n = `${all.length} lead${all.length === 1 ? '' : 's'}`;

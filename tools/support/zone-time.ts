@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ToolContext, textOf, type ToolOutput, objectOf } from '../../src/mcp/tool-kit.js';
+import { isFields, type ToolContext, textOf, type ToolOutput, objectOf } from '../../src/mcp/tool-kit.js';
 import { wallClock, zoneOffset } from '../../src/api/zone.js';
 import { offsetLabel, slotDaySchema, slotRanges } from './slot-ranges.js';
 
@@ -48,7 +48,7 @@ export async function runSlots(ctx: ToolContext, args: Record<string, unknown>):
     ...(reason ? { reason } : {}),
   };
   const head = (s: Record<string, unknown>) => {
-    const w = s.window as { from: string | null; to: string | null } | undefined;
+    const w = isFields(s.window) ? s.window : undefined;
     const span = w?.from ? ` between ${w.from} and ${w.to}` : '';
     const why = s.reason ? `: ${String(s.reason)}` : '';
     return `${String(s.slot_count)} free slots of ${duration} min for ${String(s.event_type_id)}${span}${why}. Times in ${zone} (timezone_source: ${source}, ${whose}).`;

@@ -1,5 +1,6 @@
 import { ValidationError } from '../../client/errors.js';
 import { isId } from '../../api/ids.js';
+import { isFields } from '../declare/own-call.js';
 
 interface MeLike {
   owner?: { id?: string; timezone?: string | null };
@@ -94,8 +95,9 @@ export class UserIds {
   withUserIds(workspace: string, data: unknown): unknown {
     if (!Array.isArray(data)) return data;
     return data.map((m) => {
-      if (!m || typeof m !== 'object' || typeof (m as { id?: unknown }).id !== 'string') return m;
-      const { object, id, ...rest } = m as Record<string, unknown> & { id: string };
+      if (!isFields(m) || typeof m.id !== 'string') return m;
+      const { object, id: _, ...rest } = m;
+      const id = m.id;
       const user = this.userOf(workspace, id);
       return user ? { ...(object !== undefined ? { object } : {}), id, user_id: user, ...rest } : m;
     });
