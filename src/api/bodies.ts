@@ -16,9 +16,21 @@ export const BODY_LIMITS = {
   payload_bytes: 1_048_576,
 } as const;
 
+/** The kind of each id field of the bodies, for what is derived from the table (listers.ts). */
+const BODY_ID_KINDS = new WeakMap<z.ZodType, IdKind>();
+
 /** An id inside a body. The issue carries `api_code` so the sandbox answers invalid_id. */
 export function bodyId(kind: IdKind) {
-  return z.string().refine((v) => isId(kind, v), { message: `must be ${idShape(kind)}`, params: { api_code: 'invalid_id' } });
+  const field = z.string().refine((v) => isId(kind, v), { message: `must be ${idShape(kind)}`, params: { api_code: 'invalid_id' } });
+  BODY_ID_KINDS.set(field, kind);
+  return field;
+}
+
+/** The id kind a body field takes (one id, or a list of them; optional or not), if it takes ids. */
+export function bodyIdKind(field: z.ZodType): IdKind | undefined {
+  let f: unknown = field;
+  while (f instanceof z.ZodOptional || f instanceof z.ZodNullable || f instanceof z.ZodArray) f = f instanceof z.ZodArray ? f.element : f.unwrap();
+  return BODY_ID_KINDS.get(f as z.ZodType);
 }
 
 const day = explainedString(dayProblem);

@@ -12,6 +12,8 @@ export type WireResult<T> = { ok: true; value: T } | { ok: false; code: WireCode
 
 export interface Param<T = unknown> {
   readonly kind: string;
+  /** The kind of the ids an id parameter takes. */
+  readonly idKind?: IdKind;
   readonly input: z.ZodType<T>;
   toWire(value: T): string;
   fromWire(raw: string): WireResult<T>;
@@ -96,6 +98,7 @@ export const p = {
   id(kind: IdKind): Param<string> {
     return {
       kind: 'id',
+      idKind: kind,
       input: idSchema(kind),
       toWire: (v) => v,
       fromWire: (raw) => (isId(kind, raw) ? ok(raw) : fail('invalid_id', `must be ${idShape(kind)}`)),
@@ -109,6 +112,7 @@ export const p = {
     if (opts.max) input = input.max(opts.max);
     return {
       kind: 'ids',
+      idKind: kind,
       input,
       toWire: (v) => v.join(','),
       fromWire(raw) {

@@ -2,7 +2,8 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { ApiError, BucketSpentError, OutcomeUnknownError, ReplyInboxError, ValidationError } from '../client/errors.js';
-import type { Endpoint, ToolEndpointName } from '../api/endpoints.js';
+import type { Endpoint } from '../api/endpoints.js';
+import { listerOf } from '../api/listers.js';
 
 /**
  * The one error module of the MCP server. Every failure a tool call, a resource read or a
@@ -53,28 +54,6 @@ export class InvalidResponseError extends ToolError {
   }
 }
 
-/** The tool that lists ids of each kind, for "what to do next" sentences. */
-const LISTED_BY: Record<string, ToolEndpointName> = {
-  lead_id: 'list_leads',
-  lead_ids: 'list_leads',
-  task_id: 'list_tasks',
-  meeting_id: 'list_meetings',
-  event_type_id: 'list_event_types',
-  template_id: 'list_templates',
-  attachment_id: 'get_conversation',
-  message_id: 'get_conversation',
-  member_ids: 'list_members',
-  member_id: 'list_members',
-  assignee_id: 'list_members',
-  tag_ids: 'list_lead_tags',
-  lead_tag_id: 'list_lead_tags',
-  campaign_id: 'list_campaigns',
-  folder_id: 'list_template_folders',
-  workspace: 'list_workspaces',
-  host_id: 'list_members',
-  author_id: 'list_members',
-};
-
 export interface ToolErrorBody {
   error: {
     code: string;
@@ -100,7 +79,7 @@ export function nextStep(
   const again = tool.endsWith(' resource') ? `read the ${tool} again` : `call ${tool} again`;
   // An item of a list argument (assignee_id.0) is listed by the tool of the whole argument.
   const top = p?.replace(/\.\d+$/, '');
-  const lister = top ? LISTED_BY[top] : undefined;
+  const lister = top ? listerOf(top) : undefined;
   switch (code) {
     case 'invalid_id':
       return `Pass a valid ${top ?? 'id'}${lister ? `; ${lister} gives real ones` : ''}.`;
