@@ -64,7 +64,7 @@ const confirmOf = new WeakMap<ReplyInboxClient, KeyConfirm>();
 /** Each client's watch among the key's instances (with --redis): one instance polls each workspace for all. */
 const peersOf = new WeakMap<ReplyInboxClient, WatchPeers>();
 
-export function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void, me?: CallResult): ReplyInboxClient {
+export function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterEvent) => void, me?: CallResult<Me>): ReplyInboxClient {
   const client = new ReplyInboxClient({
     apiKey,
     baseUrl: p.baseUrl,
@@ -72,7 +72,7 @@ export function newClient(p: Parts, apiKey: string, onLimiterEvent: (e: LimiterE
     userAgent: USER_AGENT,
     onLimiterEvent,
     sharedLimits: p.store,
-    me: me as CallResult<Me> | undefined,
+    me,
   });
   const writes = p.writes.forKey(apiKey);
   writesOf.set(client, writes);

@@ -1,4 +1,5 @@
 import type { CallResult, LimiterEvent } from '../../../client/index.js';
+import type { Me } from '../../../api/resources.js';
 
 export interface ClosableClient {
   close(): Promise<void>;
@@ -27,7 +28,7 @@ export class KeyClients<C extends ClosableClient> {
   private readonly entries = new Map<string, Entry<C>>();
 
   constructor(
-    private readonly make: (apiKey: string, onEvent: (e: LimiterEvent) => void, me?: CallResult) => C,
+    private readonly make: (apiKey: string, onEvent: (e: LimiterEvent) => void, me?: CallResult<Me>) => C,
     private readonly lingerMs = 60_000,
     private readonly maxKeys = Number.POSITIVE_INFINITY,
   ) {}
@@ -41,7 +42,7 @@ export class KeyClients<C extends ClosableClient> {
    * `owner` identifies the key (a hash of it); `listener` hears the key's limiter events until
    * release; `me` is the key's GET /v1/me answer when it was just read.
    */
-  acquire(owner: string, apiKey: string, listener?: (e: LimiterEvent) => void, me?: CallResult): Lease<C> {
+  acquire(owner: string, apiKey: string, listener?: (e: LimiterEvent) => void, me?: CallResult<Me>): Lease<C> {
     let entry = this.entries.get(owner);
     if (!entry) {
       if (this.entries.size >= this.maxKeys) this.evictOneLingering();

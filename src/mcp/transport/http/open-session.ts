@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { ApiError, type CallResult } from '../../../client/index.js';
+import type { Me } from '../../../api/resources.js';
 import type { InboxServer } from '../../server.js';
 import type { Credential } from './auth.js';
 import type { ClosableClient } from './clients.js';
@@ -44,7 +45,7 @@ export function openSession<C extends ClosableClient>(s: HttpState<C>, o: Openin
 export async function withAcceptedKey<C extends ClosableClient>(
   s: HttpState<C>,
   o: Opening,
-  use: (me: CallResult | undefined) => Promise<void>,
+  use: (me: CallResult<Me> | undefined) => Promise<void>,
 ): Promise<void> {
   const checked = async () => {
     const me = await probeKey(s, o);
@@ -79,7 +80,7 @@ export function tooManyFailures<C extends ClosableClient>(s: HttpState<C>, res: 
 }
 
 /** A key with no client yet is asked GET /v1/me by the probe first; false when the answer was sent (refused). */
-async function probeKey<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<CallResult | undefined | false> {
+async function probeKey<C extends ClosableClient>(s: HttpState<C>, o: Opening): Promise<CallResult<Me> | undefined | false> {
   const { cred } = o;
   const probe = s.o.probe;
   if (!probe || s.clients.has(cred.owner)) return undefined;
@@ -122,7 +123,7 @@ function placeSession<C extends ClosableClient>(s: HttpState<C>, res: ServerResp
 }
 
 /** Build the session on its reserved place; whatever fails gives the place and the key's lease back. */
-async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Opening, me: CallResult | undefined): Promise<void> {
+async function buildSession<C extends ClosableClient>(s: HttpState<C>, o: Opening, me: CallResult<Me> | undefined): Promise<void> {
   const { req, res, cred, body } = o;
   let server: InboxServer | undefined;
   const lease = s.clients.acquire(cred.owner, cred.apiKey, (e) => server?.limiterEvent(e), me);

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { CallResult, LimiterEvent } from '../../../client/index.js';
+import type { Me } from '../../../api/resources.js';
 import type { InboxServer } from '../../server.js';
 import type { InboxWatch } from '../../live/inbox-watch.js';
 import type { HttpAuth } from './auth.js';
@@ -26,12 +27,12 @@ export interface HttpServeOptions<C extends ClosableClient> {
   /** On drain, how long in-flight calls may take before everything is closed anyway. Default 30 s. */
   drainTimeoutMs?: number;
   /** The API client for one key; `onEvent` hears its limiter; `me` is its GET /v1/me answer when just read. */
-  newClient(apiKey: string, onEvent: (e: LimiterEvent) => void, me?: CallResult): C;
+  newClient(apiKey: string, onEvent: (e: LimiterEvent) => void, me?: CallResult<Me>): C;
   /**
    * Bearer mode: GET /v1/me for a key that has no client yet, built for nothing else (KeyProbe),
    * so a key the API refuses leaves nothing behind. Without it the full client asks.
    */
-  probe?(apiKey: string): Promise<CallResult>;
+  probe?(apiKey: string): Promise<CallResult<Me>>;
   /** The MCP server of one session (2025) or one request (2026-07-28), over its key's client. */
   newServer(client: C): InboxServer;
   /** The key's inbox watch, when watching is on: 2026-07-28 listen streams subscribe on it. */

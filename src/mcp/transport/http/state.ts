@@ -1,4 +1,5 @@
 import type { CallResult } from '../../../client/index.js';
+import type { Me } from '../../../api/resources.js';
 import type { AuthFailures } from './auth-failures.js';
 import type { ClosableClient, KeyClients } from './clients.js';
 import type { HttpServeOptions } from './options.js';
@@ -16,7 +17,7 @@ export interface HttpState<C extends ClosableClient> {
   clients: KeyClients<C>;
   failures: AuthFailures;
   /** Keys the API is being asked about now (GET /v1/me), by owner: later initializes of the key share the answer. */
-  judging: Map<string, Promise<CallResult>>;
+  judging: Map<string, Promise<CallResult<Me>>>;
   /** Sessions one caller may hold (bearer mode; unbounded in token mode). */
   perKey: number;
   maxBody: number;
