@@ -15,6 +15,22 @@ export interface Timer {
   unref(): unknown;
 }
 
+/** Resolves once `ms` have passed on `clock`; rejects with the signal's reason if it is aborted first. */
+export function wait(clock: Pick<Clock, 'setTimeout' | 'clearTimeout'>, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const abort = () => {
+      clock.clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = clock.setTimeout(() => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout: (fn, ms) => setTimeout(fn, ms),

@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { type LogLevel, createLogger } from '../log.js';
-import type { Clock } from '../clock.js';
+import { type Clock, systemClock, wait } from '../clock.js';
 import { registerSecret } from '../redact.js';
 import { type Endpoint, ENDPOINT_BY_NAME, type EndpointName, type ListEndpointName, type PathOf, endpoint } from '../api/endpoints.js';
 import type { ItemOf, ReturnOf } from '../api/returns.js';
@@ -72,7 +71,7 @@ export interface ClientOptions {
   fastYield?: boolean;
   /** TTLs in ms of the cached endpoints, or false to cache nothing. */
   cache?: Partial<CacheTtls> | false;
-  /** The limiter's window timers and its time now, for a test to drive. Default: the system's. */
+  /** Time for the limiter's windows, the call's deadline and its retry pauses, for a test to drive. Default: the system's. */
   clock?: Clock;
   /** Limiter events (a bucket exhausted, a 429, a refill), e.g. for logging throttling. */
   onLimiterEvent?: (e: LimiterEvent) => void;
@@ -114,6 +113,8 @@ export class ReplyInboxClient {
   private readonly underWay = new Set<AbortController>();
   /** Forgets the key in the redaction module once this client is closed. */
   private readonly releaseSecret: () => void;
+  /** What deadlines and retry pauses are timed on (the limiter's windows too). */
+  private readonly clock: Clock;
 
   constructor(o: ClientOptions) {
     if (typeof o.apiKey !== 'string' || o.apiKey.length === 0) throw new TypeError('apiKey is required');
@@ -127,6 +128,7 @@ export class ReplyInboxClient {
     this.retry = { ...DEFAULT_RETRY, ...o.retry };
     this.userAgent = o.userAgent ?? 'reply-inbox-mcp-client/0.1';
     this.http = new Http(o.baseUrl, this.timeouts);
+    this.clock = o.clock ?? systemClock;
     const limiterOptions: LimiterOptions = {
       figures: SPEC_FIGURES,
       caps: o.limits ?? {},
@@ -273,14 +275,14 @@ export class ReplyInboxClient {
     if (this.closed) throw new CancelledError(e.name, 'no', 'shutdown');
     if (!e.tellsLimits) await raceSignal(this.ensureLimits(undefined), caller, () => new CancelledError(e.name, 'no'));
     const deadlineMs = opts.deadlineMs ?? this.timeouts.deadlineMs;
-    const deadlineAt = Date.now() + deadlineMs;
+    const deadlineAt = this.clock.now() + deadlineMs;
     // One signal for the attempts: aborted by the deadline or by the caller. Not AbortSignal.any:
     // its weak links keep every call's signal, and what listens on it, alive through young-generation
     // collections until a full one, which tripled the old space a long session grows to.
     const deadline = new AbortController();
     this.underWay.add(deadline);
     // A referenced timer: a call waiting for a refill keeps the process alive until its deadline.
-    const timer = setTimeout(() => deadline.abort(), deadlineMs);
+    const timer = this.clock.setTimeout(() => deadline.abort(), deadlineMs);
     const onCallerAbort = () => deadline.abort(caller?.reason);
     caller?.addEventListener('abort', onCallerAbort, { once: true });
     const signal = deadline.signal;
@@ -307,7 +309,7 @@ export class ReplyInboxClient {
           result = await this.limiter.run(p.buckets, signal, () => this.exchange(p, signal), attempt > 1 ? PRIORITY_AGAIN : undefined, deadlineAt);
         } catch (err) {
           if (err instanceof Dropped) throw aborted('no', this.waitingFor(p.buckets));
-          if (err instanceof NoTokenInTime) throw new BucketSpentError(e.name, err.bucket, err.refillAt);
+          if (err instanceof NoTokenInTime) throw new BucketSpentError(e.name, err.bucket, err.refillAt, this.clock.now());
           if (err instanceof LimiterUnavailable) throw new LimiterUnavailableError(e.name, err.reason);
           // close() drops the calls still queued: they were never sent.
           if (this.closed) throw new CancelledError(e.name, 'no', 'shutdown');
@@ -317,26 +319,26 @@ export class ReplyInboxClient {
         const failure = result.error instanceof AbortedExchange ? aborted(result.error.sent) : result.error;
         if (failure instanceof ApiError) Object.assign(failure, { attempts: attempt });
         const d = decide(e, failure, attempt, this.retry);
-        const wait = d.retry ? Math.max(d.delayMs, this.refillWait(failure)) : 0;
+        const pause = d.retry ? Math.max(d.delayMs, this.refillWait(failure)) : 0;
         if (
           !d.retry ||
           failure instanceof CancelledError ||
           (failure instanceof TimeoutError && failure.phase === 'deadline') ||
-          Date.now() + wait >= deadlineAt
+          this.clock.now() + pause >= deadlineAt
         ) {
           throw this.final(p, opts, failure);
         }
-        this.log.warn({ endpoint: e.name, attempt, code: failure.code, waitMs: wait }, 'retrying');
+        this.log.warn({ endpoint: e.name, attempt, code: failure.code, waitMs: pause }, 'retrying');
         if (d.delayMs > 0) {
           try {
-            await sleep(d.delayMs, undefined, { signal });
+            await wait(this.clock, d.delayMs, signal);
           } catch {
             throw aborted('no');
           }
         }
       }
     } finally {
-      clearTimeout(timer);
+      this.clock.clearTimeout(timer);
       this.underWay.delete(deadline);
       caller?.removeEventListener('abort', onCallerAbort);
     }

@@ -150,8 +150,8 @@ export class BucketSpentError extends ReplyInboxError {
   readonly refill_at: string;
   /** Seconds until the refill. */
   readonly retry_after: number;
-  constructor(endpoint: string, bucket: string, refillAt: number) {
-    const seconds = Math.max(1, Math.ceil((refillAt - Date.now()) / 1000));
+  constructor(endpoint: string, bucket: string, refillAt: number, now: number) {
+    const seconds = Math.max(1, Math.ceil((refillAt - now) / 1000));
     const at = new Date(refillAt).toISOString();
     super(
       'rate_limited',

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { BODY_LIMITS } from '../api/bodies.js';
 import type { SearchWindow } from '../api/checks.js';
 import { type Endpoint, bucketsFor } from '../api/endpoints.js';
+import { type Clock, wait } from '../clock.js';
 import { type Caller, authenticate, requireScope, resolveWorkspace } from './auth.js';
 import type { Ctx, HandlerResult } from './context.js';
 import { SandboxError, fail } from './errors.js';
@@ -30,10 +30,8 @@ export interface ServerParts {
   clock: SandboxClock;
 }
 
-/** Date.now unless a test replaces `now`, to move the sandbox's time when it chooses. */
-export interface SandboxClock {
-  now: () => number;
-}
+/** Date.now and Node's timers unless a test replaces them, to move the sandbox's time when it chooses. */
+export type SandboxClock = Pick<Clock, 'now' | 'setTimeout' | 'clearTimeout'>;
 
 /** One request on its way through the stages: what each stage learnt, for the next. */
 export interface Exchange {
@@ -96,7 +94,7 @@ function takeSlot(x: Exchange): void {
 /** Added latency holds the in-flight slot, as a slow service would. */
 async function addLatency(x: Exchange): Promise<void> {
   const ms = x.parts.faults.faults.latency_ms;
-  if (ms > 0) await sleep(ms);
+  if (ms > 0) await wait(x.parts.clock, ms);
 }
 
 /** A token of each bucket the call spends, or 429 rate_limited naming the spent bucket. */

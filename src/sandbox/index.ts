@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import v8 from 'node:v8';
 import type { Logger } from 'pino';
+import { systemClock } from '../clock.js';
 import { createLogger } from '../log.js';
 import { RATE_LIMITS } from '../api/enums.js';
 import * as control from './control.js';
@@ -24,7 +25,7 @@ export interface Sandbox {
   /** The in-memory data, for tests that need to look behind the API (counting tasks, …). */
   store: Store;
   limits: RateLimits;
-  /** The time requests are handled at: `clock.now` is Date.now unless a test replaces it. */
+  /** The time requests are handled at and the latency fault waits on: Date.now and Node's timers unless a test replaces them. */
   clock: SandboxClock;
   faults: FaultPlan;
   keys: typeof SANDBOX_KEYS;
@@ -83,7 +84,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   );
   const faults = new FaultPlan(parseFaults(o.faults), o.seed);
   const cursors = new Cursors(createHash('sha256').update(`cursor-secret:${o.seed}`).digest('hex'));
-  const clock: SandboxClock = { now: () => Date.now() };
+  const clock: SandboxClock = { now: () => Date.now(), setTimeout: systemClock.setTimeout, clearTimeout: systemClock.clearTimeout };
   const srv = createSandboxServer({ store, handlers: HANDLERS, limits, faults, cursors, log, clock });
   const addr = await srv.listen(o.port, o.host);
   const bound = bindControl(store, clock);

@@ -21,7 +21,7 @@ describe('A write that is not idempotent, answered 5xx or cut after the API appl
         const { client: c } = client(env.sb, { baseUrl: env.gw.url, retry: { maxAttempts: 5, baseDelayMs: 1, maxDelayMs: 5 } });
         await c.me();
         const lead = env.sb.store.leads.inGroup('acme')[5]!;
-        const marker = `applied-${endpoint}-${fault}-${Date.now()}`;
+        const marker = `applied-${endpoint}-${fault}`;
         const sentBefore = env.gw.requests.length;
         env.gw.fault = (method) => (method === 'POST' ? fault : null);
         const err = await c.call(endpoint, { path: ws, body: { lead_id: lead.id, [field]: marker } }).then(

@@ -1,24 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { until } from '../helpers/until.js';
-import { ADMIN_KEY_ID, client, sandbox, WindowTurner } from './helpers.js';
+import { eventually, turn } from '../helpers/turns.js';
+import { ADMIN_KEY_ID, CLOCK_START, client, sandboxOn, WindowTurner } from './helpers.js';
 
 const WINDOW = 1000;
 const READ = 20;
 let sb: Sandbox;
 /**
  * The sandbox's windows and the client's limiter run on one clock that the test turns only when
- * the limiter waits for a refill; answers still take real time, so calls overlap as they would.
+ * the limiter waits for a refill; answers take turns of the event loop, so calls overlap as they would.
  */
-const clock = new ManualClock(Math.floor(Date.now() / WINDOW) * WINDOW);
+const clock = new ManualClock(CLOCK_START);
 /** When (on that clock) the sandbox counted each read of the admin key it served. */
 const served: number[] = [];
 
 beforeAll(async () => {
-  // 15 ms per answer: with 4 in flight at most, the concurrency cap binds inside each burst.
-  sb = await sandbox({ rateWindowMs: WINDOW, bucketLimits: { read: READ }, faults: 'latency_ms=15' });
-  sb.limits.clock = clock.now;
+  sb = await sandboxOn(clock, { rateWindowMs: WINDOW, bucketLimits: { read: READ } });
   const spend = sb.limits.spend.bind(sb.limits);
   sb.limits.spend = (who, buckets, now) => {
     const refused = spend(who, buckets, now);
@@ -27,8 +25,6 @@ beforeAll(async () => {
   };
 });
 afterAll(() => sb.close());
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function onClock() {
   const w = client(sb, { clock });
@@ -48,10 +44,10 @@ describe('Limits: calls sent at once (tokens free) and calls queued through bott
       if (window > 0) {
         // The previous window's burst left calls waiting for this refill; they go first.
         await w.turner.atRefillWait();
-        await until('the calls the refill let go answered', () => answered === calls.length);
+        await eventually('the calls the refill let go answered', () => answered === calls.length);
       }
       // Early in the window: single calls that find tokens free, some of them while others are in flight.
-      for (let i = 0; i < 10; i++, await sleep(4)) read();
+      for (let i = 0; i < 10; i++, await turn()) read();
       // Then a burst larger than what is left, so the rest waits for the refill.
       for (let i = 0; i < 20; i++) read();
     }

@@ -1,11 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OutcomeUnknownError } from '../../src/client/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { client, sandbox } from './helpers.js';
+import { ManualClock } from '../helpers/manual-clock.js';
+import { CLOCK_START, client, sandboxOn } from './helpers.js';
 
+const WINDOW = 1000;
 let sb: Sandbox;
+/**
+ * The sandbox and the clients run on one clock: the retries' pauses and any wait for a refill
+ * are the client's own business here, so time moves a tenth of a window whenever nothing else does.
+ */
+const clock = new ManualClock(CLOCK_START);
 beforeAll(async () => {
-  sb = await sandbox({ rateWindowMs: 1000, faults: 'reset=0.2,upstream_error=0.3' });
+  sb = await sandboxOn(clock, { rateWindowMs: WINDOW, faults: 'reset=0.2,upstream_error=0.3' });
 });
 afterAll(() => sb.close());
 
@@ -13,11 +20,11 @@ const ws = { workspace: 'acme' };
 
 describe('Retry policy: GET retried on 429, 502, 503 and connection errors, with backoff and jitter', () => {
   it('reads recover from dropped connections and upstream_error', async () => {
-    const { client: c } = client(sb, { retry: { maxAttempts: 8, baseDelayMs: 5, maxDelayMs: 40 } });
+    const { client: c } = client(sb, { clock, retry: { maxAttempts: 8, baseDelayMs: 5, maxDelayMs: 40 } });
     const before = { ...sb.faults.injected };
     const reads = Array.from({ length: 30 }, () => c.call('list_members', { path: ws }));
     const upstream = Array.from({ length: 6 }, () => c.call('get_workspace', { path: ws, query: { include: ['counts'] } }));
-    const results = await Promise.all([...reads, ...upstream]);
+    const results = await clock.settle(Promise.all([...reads, ...upstream]), WINDOW / 10);
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results.slice(30).every((r) => typeof (r.data as { counts?: unknown }).counts === 'object')).toBe(true);
     // Faults did hit, and were absorbed by retries.
@@ -30,17 +37,20 @@ describe('Retry policy: GET retried on 429, 502, 503 and connection errors, with
 
 describe('Tasks: POST is not idempotent (a retry creates a second task) — a write whose outcome is unknown is never resent', () => {
   it('a burst of create_task calls never creates a duplicate, and each unknown outcome says how to check', async () => {
-    const { client: c } = client(sb, { retry: { maxAttempts: 8, baseDelayMs: 5, maxDelayMs: 40 } });
+    const { client: c } = client(sb, { clock, retry: { maxAttempts: 8, baseDelayMs: 5, maxDelayMs: 40 } });
     const lead = sb.store.leads.inGroup('acme')[3]!;
-    const tag = `burst-${Date.now()}`;
+    const tag = 'burst';
     const n = 30;
-    const outcomes = await Promise.all(
-      Array.from({ length: n }, (_, i) =>
-        c.call('create_task', { path: ws, body: { lead_id: lead.id, notes: `${tag}-${i}` } }).then(
-          (r) => ({ ok: true as const, id: String(r.data.id), status: r.status, attempts: r.attempts }),
-          (e: unknown) => ({ ok: false as const, error: e }),
+    const outcomes = await clock.settle(
+      Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          c.call('create_task', { path: ws, body: { lead_id: lead.id, notes: `${tag}-${i}` } }).then(
+            (r) => ({ ok: true as const, id: String(r.data.id), status: r.status, attempts: r.attempts }),
+            (e: unknown) => ({ ok: false as const, error: e }),
+          ),
         ),
       ),
+      WINDOW / 10,
     );
     const tasks = [...sb.store.tasks.all()].filter((t) => t.notes?.startsWith(`${tag}-`));
     const perCall = new Map<string, number>();

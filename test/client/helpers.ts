@@ -5,13 +5,22 @@ import { type ClientOptions, type LimiterEvent, ReplyInboxClient } from '../../s
 import { type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import type { ManualClock } from '../helpers/manual-clock.js';
-import { until } from '../helpers/until.js';
+import { putOnClock } from '../helpers/sandbox-clock.js';
+import { eventually } from '../helpers/turns.js';
 
 /** The admin key's id inside the sandbox (its limits are kept per key id). */
 export const ADMIN_KEY_ID = 'key_admin001';
 
 export function sandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   return startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent', leads: 120, ...options });
+}
+
+/** The start of the seeded day: a whole number of any window the tests use, so a clock there is at a window's start. */
+export const CLOCK_START = Date.parse(TEST_NOW);
+
+/** A sandbox whose time is `clock`'s: what requests are stamped with, its rate windows and its latency fault. */
+export async function sandboxOn(clock: ManualClock, options: SandboxOptions = {}): Promise<Sandbox> {
+  return putOnClock(await sandbox(options), clock);
 }
 
 export interface Watched {
@@ -43,17 +52,12 @@ export function client(sb: Sandbox, opts: Partial<ClientOptions> = {}): Watched 
   };
 }
 
-/** Wait until just after a window boundary so a burst starts with a full window. */
-export async function atWindowStart(windowMs: number): Promise<void> {
-  await new Promise((r) => setTimeout(r, windowMs - (Date.now() % windowMs) + 15));
-}
-
 /** The client turns its window this long after the server's reset (its default margin, 50 ms, and some). */
 const PAST_RESET_MS = 100;
 
 /**
- * Turns the rate windows of a sandbox and a client that share a ManualClock (the sandbox's
- * `limits.clock` and the client's `clock`) when the client's limiter says every queued call
+ * Turns the rate windows of a sandbox and a client that share a ManualClock (`sandboxOn` and
+ * the client's `clock`) when the client's limiter says every queued call
  * waits for a refill, never before: each window is used to the end however slow the machine,
  * and a test judges what went in which window, not milliseconds.
  */
@@ -108,7 +112,7 @@ export class WindowTurner {
    */
   private async until(done: () => boolean): Promise<void> {
     const met429 = () => Object.values(this.w.rejected()).some((n) => n > 0);
-    await until(
+    await eventually(
       'the calls answered, or the limiter waiting for a refill',
       () => done() || this.waits().length > this.used || met429(),
       () => this.w.client.limiterState(),
@@ -120,7 +124,7 @@ export class WindowTurner {
     // The limiter counts a call as waiting once it is handed to bottleneck; turn once bottleneck
     // has queued them all, as a window's own length would have let it (a loaded machine takes a while).
     const state = () => this.w.client.limiterState();
-    await until('bottleneck queued every waiting call', () => state().buckets.reduce((n, b) => n + b.queued, 0) >= wait.queued, state);
+    await eventually('bottleneck queued every waiting call', () => state().buckets.reduce((n, b) => n + b.queued, 0) >= wait.queued, state);
     this.next();
   }
 }

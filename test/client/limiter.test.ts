@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
 import { ManualClock } from '../helpers/manual-clock.js';
-import { ADMIN_KEY_ID, client, sandbox, type Watched, WindowTurner, windowsOf } from './helpers.js';
+import { ADMIN_KEY_ID, CLOCK_START, client, sandboxOn, type Watched, WindowTurner, windowsOf } from './helpers.js';
 
 const WINDOW = 1000;
 const LIMITS = { read: 8, write: 4, upstream: 2, thread: 3 };
@@ -11,7 +11,7 @@ let sb: Sandbox;
  * when the limiter waits for a refill: counts per window are what the limiter did, whatever
  * the machine's load.
  */
-const clock = new ManualClock(Math.floor(Date.now() / WINDOW) * WINDOW);
+const clock = new ManualClock(CLOCK_START);
 let leadIds: string[];
 
 function onClock(opts: Parameters<typeof client>[1] = {}): Watched & { turner: WindowTurner } {
@@ -26,8 +26,7 @@ async function fresh(w: Watched & { turner: WindowTurner }): Promise<void> {
 }
 
 beforeAll(async () => {
-  sb = await sandbox({ rateWindowMs: WINDOW, bucketLimits: LIMITS });
-  sb.limits.clock = clock.now;
+  sb = await sandboxOn(clock, { rateWindowMs: WINDOW, bucketLimits: LIMITS });
   leadIds = sb.store.leads
     .inGroup('acme')
     .slice(0, 12)

@@ -1,22 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReplyInboxClient } from '../../src/client/index.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ADMIN_KEY_ID, client, sandbox } from './helpers.js';
+import { ManualClock } from '../helpers/manual-clock.js';
+import { ADMIN_KEY_ID, CLOCK_START, client, sandboxOn } from './helpers.js';
 
 const WINDOW = 1000;
 let sb: Sandbox;
 /**
- * The sandbox counts its windows on a clock this file moves: a window turns over only when
+ * The sandbox and both clients run on one clock this file moves: a window turns over only when
  * a test says so, never between the other client's burst and ours, however slow the machine.
  */
-let now = 0;
-const nextWindow = () => {
-  now = (Math.floor(now / WINDOW) + 1) * WINDOW + 15;
-};
+const clock = new ManualClock(CLOCK_START);
+const nextWindow = () => clock.advance((Math.floor(clock.now() / WINDOW) + 1) * WINDOW + 15 - clock.now());
 beforeAll(async () => {
-  sb = await sandbox({ rateWindowMs: WINDOW, bucketLimits: { read: 10 } });
-  now = Date.now();
-  sb.limits.clock = () => now;
+  sb = await sandboxOn(clock, { rateWindowMs: WINDOW, bucketLimits: { read: 10 } });
 });
 afterAll(() => sb.close());
 
@@ -25,15 +22,16 @@ const members = (c: ReplyInboxClient) => c.call('list_members', { path: ws });
 
 describe("Limits: a second client spending the same key's bucket behind our back", () => {
   it('we meet 429 rate_limited, drain the bucket, refill after retry-after, and lose nothing', async () => {
-    // The window turns when a 429 is answered, so the retry-after the client waits for is true.
-    const ours = client(sb, { onLimiterEvent: (e) => e.type === 'rate_limited' && nextWindow() });
-    const theirs = client(sb);
+    const ours = client(sb, { clock });
+    const theirs = client(sb, { clock });
     nextWindow();
     await ours.client.me();
     nextWindow();
     // The other process takes all but one read of this window; our client cannot know.
     await Promise.all(Array.from({ length: 9 }, () => members(theirs.client)));
-    const results = await Promise.all(Array.from({ length: 12 }, () => members(ours.client)));
+    // Our burst meets 429s; the client's waits for the refill are its own business, so time moves
+    // a tenth of a window whenever nothing else does.
+    const results = await clock.settle(Promise.all(Array.from({ length: 12 }, () => members(ours.client))), WINDOW / 10);
     expect(ours.rejected().rate_limited).toBeGreaterThan(0);
     expect(ours.events.some((e) => e.type === 'refill')).toBe(true);
     const expected = (await members(theirs.client)).data.data.map((m) => m.id);
@@ -43,8 +41,8 @@ describe("Limits: a second client spending the same key's bucket behind our back
   });
 
   it("a 429 whose retry-after lies beyond the caller's deadline fails at once with rate_limited and retry_after", async () => {
-    const ours = client(sb, { discoverLimits: false });
-    const theirs = client(sb, { discoverLimits: false });
+    const ours = client(sb, { clock, discoverLimits: false });
+    const theirs = client(sb, { clock, discoverLimits: false });
     nextWindow();
     await Promise.all(Array.from({ length: 10 }, () => members(theirs.client)));
     const refusedBefore = sb.limits.refusals(ADMIN_KEY_ID).rate_limited;

@@ -1,7 +1,8 @@
 import type { Client, CallToolResult } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ADMIN_KEY_ID, atWindowStart, sandbox } from '../client/helpers.js';
+import { ADMIN_KEY_ID, sandbox } from '../client/helpers.js';
+import { atWindowStart } from '../helpers/until.js';
 import { RedisLimitStore } from '../../src/client/limiter/redis/limit-store.js';
 import { callOk, startMcp } from '../e2e/helpers.js';
 import { type HttpBinary, connectHttp, startHttpBinary } from '../../scripts/harness/http.js';

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReplyInboxClient } from '../../src/client/index.js';
 import { RedisLimitStore } from '../../src/client/limiter/redis/limit-store.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ADMIN_KEY_ID, atWindowStart, sandbox } from '../client/helpers.js';
+import { ADMIN_KEY_ID, sandbox } from '../client/helpers.js';
+import { atWindowStart } from '../helpers/until.js';
 import { type TestRedisCluster, startRedisCluster } from '../../scripts/harness/redis.js';
 
 // 3 s windows: the 30 reads each allows take 10 calls a second, which a loaded machine still makes.

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LimiterEvent, ReplyInboxClient } from '../../src/client/index.js';
 import { RedisLimitStore } from '../../src/client/limiter/redis/limit-store.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
-import { ADMIN_KEY_ID, atWindowStart, sandbox } from '../client/helpers.js';
+import { ADMIN_KEY_ID, sandbox } from '../client/helpers.js';
+import { atWindowStart } from '../helpers/until.js';
 import { type TestRedis, startRedis } from '../../scripts/harness/redis.js';
 
 // Whole seconds: x-ratelimit-reset is in Unix seconds, so a shorter window could not be told apart.

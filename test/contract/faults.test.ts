@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFaults } from '../../src/sandbox/faults.js';
-import { type TestApi, startTestApi } from '../../scripts/harness/sandbox.js';
+import { TEST_NOW, type TestApi, startTestApi } from '../../scripts/harness/sandbox.js';
+import { ManualClock } from '../helpers/manual-clock.js';
+import { putOnClock } from '../helpers/sandbox-clock.js';
+import { eventually, turn } from '../helpers/turns.js';
 
 let api: TestApi | undefined;
 afterEach(async () => {
@@ -52,11 +55,19 @@ describe('docs/sandbox.md --faults: reset drops connections mid-request on that 
 });
 
 describe('docs/sandbox.md --faults: latency_ms adds latency', () => {
-  it('a request takes at least that long', async () => {
-    api = await startTestApi({ faults: 'latency_ms=120' });
-    const t = Date.now();
-    await api.get('/v1/me');
-    expect(Date.now() - t).toBeGreaterThanOrEqual(115);
+  it("a request is answered once that long has passed on the sandbox's clock, not before", async () => {
+    api = await startTestApi({ faults: 'latency_ms=60000' });
+    const clock = new ManualClock(Date.parse(TEST_NOW));
+    putOnClock(api.sandbox, clock);
+    let answered = false;
+    const answer = api.get('/v1/me').finally(() => (answered = true));
+    await eventually('the request waiting out its latency', () => clock.pending === 1);
+    clock.advance(59_999);
+    await turn();
+    expect(answered).toBe(false);
+    clock.advance(1);
+    await eventually('the answer', () => answered);
+    expect((await answer).status).toBe(200);
   });
 });
 

@@ -1,33 +1,54 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS } from '../../src/sandbox/index.js';
-import { type TestApi, startTestApi } from '../../scripts/harness/sandbox.js';
+import { TEST_NOW, type TestApi, startTestApi } from '../../scripts/harness/sandbox.js';
+import { ManualClock } from '../helpers/manual-clock.js';
+import { putOnClock } from '../helpers/sandbox-clock.js';
+import { eventually } from '../helpers/turns.js';
 
 let api: TestApi | undefined;
+/** Each test's sandbox runs on a clock the test moves, from the start of a minute (a whole number of every window here). */
+let clock: ManualClock;
+beforeEach(() => {
+  clock = new ManualClock(Date.parse(TEST_NOW));
+});
 afterEach(async () => {
   await api?.close();
   api = undefined;
 });
 
-/** Wait until just after a window boundary so a test's burst falls in one window. */
-async function atWindowStart(windowMs: number) {
-  const wait = windowMs - (Date.now() % windowMs) + 20;
-  await new Promise((r) => setTimeout(r, wait));
+async function startOnClock(options: Parameters<typeof startTestApi>[0] = {}): Promise<TestApi> {
+  const started = await startTestApi(options);
+  putOnClock(started.sandbox, clock);
+  return started;
+}
+
+/** Until `n` requests wait out their latency on the clock. */
+const held = (n: number) =>
+  eventually(
+    `${n} requests held`,
+    () => clock.pending === n,
+    () => clock.pending,
+  );
+
+/** The reset a header names must lie in the window the clock is in: after now, at most a window (the spec's minute) ahead. */
+function resetIsThisWindow(r: { headers: Headers }) {
+  const reset = Number(r.headers.get('x-ratelimit-reset'));
+  expect(Number.isInteger(reset)).toBe(true);
+  expect(reset * 1000).toBeGreaterThan(clock.now());
+  expect(reset * 1000).toBeLessThanOrEqual(clock.now() + 60_000);
 }
 
 describe('Limits: every response carries x-ratelimit-limit, x-ratelimit-remaining (integers) and x-ratelimit-reset (Unix seconds)', () => {
   it('on success and on error responses of a known key', async () => {
-    api = await startTestApi();
+    api = await startOnClock();
     for (const r of [await api.get('/v1/me'), await api.get('/v1/workspaces/acme/members', { query: { bogus: 1 } })]) {
       expect(r.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
       expect(r.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
-      const reset = Number(r.headers.get('x-ratelimit-reset'));
-      expect(Number.isInteger(reset)).toBe(true);
-      expect(reset * 1000).toBeGreaterThan(Date.now() - 1000);
-      expect(reset * 1000).toBeLessThanOrEqual(Date.now() + 61_000);
+      resetIsThisWindow(r);
     }
   });
   it('on 401 and 403 answers given before any key is known (no header, a made-up key, a revoked key, a test key), and on an unknown path', async () => {
-    api = await startTestApi();
+    api = await startOnClock();
     const madeUp = `rik_live_madeup01_${'0'.repeat(32)}`;
     const answers = [
       [401, await api.get('/v1/me', { key: null })],
@@ -42,16 +63,13 @@ describe('Limits: every response carries x-ratelimit-limit, x-ratelimit-remainin
       expect(r.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
       // Nothing was spent: no key was known to spend it.
       expect(r.headers.get('x-ratelimit-remaining')).toBe(r.headers.get('x-ratelimit-limit'));
-      const reset = Number(r.headers.get('x-ratelimit-reset'));
-      expect(Number.isInteger(reset)).toBe(true);
-      expect(reset * 1000).toBeGreaterThan(Date.now() - 1000);
-      expect(reset * 1000).toBeLessThanOrEqual(Date.now() + 61_000);
+      resetIsThisWindow(r);
     }
     // The bucket is the one the request names: a write is reported on the write bucket.
     expect(answers[4][1].headers.get('x-ratelimit-limit')).toBe('60');
   });
   it('the read bucket allows 120 per minute per key, the write bucket 60, the upstream bucket 10', async () => {
-    api = await startTestApi();
+    api = await startOnClock();
     const read = await api.get('/v1/me');
     expect(read.headers.get('x-ratelimit-limit')).toBe('120');
     expect(read.headers.get('x-ratelimit-remaining')).toBe('119');
@@ -64,7 +82,7 @@ describe('Limits: every response carries x-ratelimit-limit, x-ratelimit-remainin
 
 describe('me: rate_limits reports the figures the service enforces', () => {
   it("the spec's figures by default, and the sandbox's own when started with others", async () => {
-    api = await startTestApi();
+    api = await startOnClock();
     expect((await api.get('/v1/me')).body.rate_limits).toEqual({
       read_per_minute: 120,
       write_per_minute: 60,
@@ -73,7 +91,7 @@ describe('me: rate_limits reports the figures the service enforces', () => {
       max_concurrent: 4,
     });
     await api.close();
-    api = await startTestApi({ bucketLimits: { read: 7, max_concurrent: 2 } });
+    api = await startOnClock({ bucketLimits: { read: 7, max_concurrent: 2 } });
     expect((await api.get('/v1/me')).body.rate_limits).toMatchObject({ read_per_minute: 7, max_concurrent: 2 });
   });
 });
@@ -81,8 +99,7 @@ describe('me: rate_limits reports the figures the service enforces', () => {
 describe('Limits: exceeding a bucket gives 429 rate_limited with a retry-after header in whole seconds', () => {
   it('the request after the last allowed one is refused, and the window reset lets requests through again', async () => {
     const windowMs = 1000;
-    api = await startTestApi({ rateWindowMs: windowMs, bucketLimits: { read: 5 } });
-    await atWindowStart(windowMs);
+    api = await startOnClock({ rateWindowMs: windowMs, bucketLimits: { read: 5 } });
     const statuses: number[] = [];
     let refused: { status: number; headers: Headers; body: any } | undefined;
     for (let i = 0; i < 6; i++) {
@@ -96,12 +113,15 @@ describe('Limits: exceeding a bucket gives 429 rate_limited with a retry-after h
     expect(refused!.body.error.retry_after).toBe(Number(refused!.headers.get('retry-after')));
     expect(refused!.headers.get('x-ratelimit-remaining')).toBe('0');
     expect(api.sandbox.limits.refusals('key_admin001')).toEqual({ rate_limited: 1, too_many_concurrent: 0 });
-    await atWindowStart(windowMs);
+    // The last moment of the window still refuses; its end lets requests through again.
+    clock.advance(windowMs - 1);
+    expect((await api.get('/v1/me')).status).toBe(429);
+    clock.advance(1);
     expect((await api.get('/v1/me')).status).toBe(200);
   });
 
   it("buckets are per key and per bucket: one key's empty read bucket leaves other keys and its write bucket alone", async () => {
-    api = await startTestApi({ bucketLimits: { read: 2 } });
+    api = await startOnClock({ bucketLimits: { read: 2 } });
     await api.get('/v1/me');
     await api.get('/v1/me');
     expect((await api.get('/v1/me')).status).toBe(429);
@@ -110,7 +130,7 @@ describe('Limits: exceeding a bucket gives 429 rate_limited with a retry-after h
   });
 
   it('a refused request is not processed and does not spend the bucket further', async () => {
-    api = await startTestApi({ bucketLimits: { write: 1 } });
+    api = await startOnClock({ bucketLimits: { write: 1 } });
     const first = await api.call('POST', '/v1/mobile/session', { key: 'rep', body: { device_name: 'one' } });
     expect(first.status).toBe(201);
     const second = await api.call('POST', '/v1/mobile/session', { key: 'rep', body: { device_name: 'two' } });
@@ -122,8 +142,17 @@ describe('Limits: exceeding a bucket gives 429 rate_limited with a retry-after h
 
 describe('Limits: concurrency, 4 requests in flight per key; more gives 429 too_many_concurrent', () => {
   it('six parallel slow requests: four served, two refused with retry-after', async () => {
-    api = await startTestApi({ faults: 'latency_ms=300' });
-    const results = await Promise.all(Array.from({ length: 6 }, () => api!.get('/v1/me')));
+    // The four served are held until the clock passes their latency: none can end before the others arrive.
+    api = await startOnClock({ faults: 'latency_ms=300' });
+    let answered = 0;
+    const all = Promise.all(Array.from({ length: 6 }, () => api!.get('/v1/me').finally(() => answered++)));
+    await eventually('two answered at once', () => answered === 2);
+    await held(4);
+    // Another key has its own four slots: its request is held beside them, not refused.
+    const other = api.get('/v1/me', { key: 'rep' });
+    await held(5);
+    clock.advance(300);
+    const results = await all;
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 429);
     expect(ok).toHaveLength(4);
@@ -132,17 +161,19 @@ describe('Limits: concurrency, 4 requests in flight per key; more gives 429 too_
       expect(r.body.error.code).toBe('too_many_concurrent');
       expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
     }
-    // Another key has its own four slots.
     expect(api.sandbox.limits.refusals('key_admin001').too_many_concurrent).toBe(2);
-    const other = await api.get('/v1/me', { key: 'rep' });
-    expect(other.status).toBe(200);
+    expect((await other).status).toBe(200);
   });
 });
 
 describe("Limits: the sandbox's --rate-limits off disables buckets and the concurrency cap", () => {
   it('no 429 and no rate headers', async () => {
-    api = await startTestApi({ rateLimits: false, bucketLimits: { read: 1 }, faults: 'latency_ms=100' });
-    const results = await Promise.all(Array.from({ length: 8 }, () => api!.get('/v1/me')));
+    api = await startOnClock({ rateLimits: false, bucketLimits: { read: 1 }, faults: 'latency_ms=100' });
+    const all = Promise.all(Array.from({ length: 8 }, () => api!.get('/v1/me')));
+    // All eight are held at once: no cap turned any away.
+    await held(8);
+    clock.advance(100);
+    const results = await all;
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(results[0]!.headers.get('x-ratelimit-limit')).toBeNull();
   });
@@ -150,7 +181,7 @@ describe("Limits: the sandbox's --rate-limits off disables buckets and the concu
 
 describe('Limits: the thread figure (30 per minute) meters the conversation reads, besides the read bucket (our reading: docs/spec-gaps.md)', () => {
   it('the headers report the most constrained bucket, and the thread bucket refuses when empty', async () => {
-    api = await startTestApi({ bucketLimits: { thread: 1 } });
+    api = await startOnClock({ bucketLimits: { thread: 1 } });
     const lead = api.sandbox.store.leads.inGroup('acme')[0];
     if (!lead) throw new Error('the seed has no acme lead');
     const path = `/v1/workspaces/acme/leads/${lead.id}/messages`;
@@ -167,7 +198,7 @@ describe('Limits: the thread figure (30 per minute) meters the conversation read
 
 describe('Limits: unauthenticated requests are refused before any bucket is spent', () => {
   it('a 401 spends nothing of the key', async () => {
-    api = await startTestApi({ bucketLimits: { read: 2 } });
+    api = await startOnClock({ bucketLimits: { read: 2 } });
     await api.get('/v1/me', { authorization: `Bearer ${SANDBOX_KEYS.admin.slice(0, -1)}x` });
     await api.get('/v1/me', { key: null });
     expect((await api.get('/v1/me')).headers.get('x-ratelimit-remaining')).toBe('1');

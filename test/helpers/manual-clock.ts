@@ -1,4 +1,8 @@
 import type { Clock, Timer } from '../../src/clock.js';
+import { turn } from './turns.js';
+
+/** How many steps `settle` takes at most: work that needs more is waiting for something else. */
+const MAX_STEPS = 10_000;
 
 interface Pending {
   at: number;
@@ -64,6 +68,26 @@ export class ManualClock implements Clock {
       p.fn();
     }
     this.t = to;
+  }
+
+  /**
+   * Await `work`, moving time on by `stepMs` each time the event loop has turned `idleTurns`
+   * times without it settling: for work whose waits on this clock (retry pauses, refills) are
+   * not what the test judges. Time moves only between turns, never while a callback runs.
+   */
+  async settle<T>(work: Promise<T>, stepMs: number, idleTurns = 50): Promise<T> {
+    let settled = false;
+    const outcome = work.finally(() => {
+      settled = true;
+    });
+    outcome.catch(() => undefined);
+    for (let steps = 0; !settled; steps++) {
+      for (let i = 0; i < idleTurns && !settled; i++) await turn();
+      if (settled) break;
+      if (steps === MAX_STEPS) throw new Error(`not settled after ${MAX_STEPS} steps of ${stepMs} ms; timers pending: ${this.timers.size}`);
+      this.advance(stepMs);
+    }
+    return outcome;
   }
 
   private add(p: Pending): Timer {
