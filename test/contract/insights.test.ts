@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
+import { TEST_NOW, type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
 
 let api: TestApi;
+/** The sandbox's now, which stands still: the default windows end exactly here. */
+const NOW = Date.parse(TEST_NOW);
 beforeAll(async () => {
   // Buckets stay on (bucket headers are asserted) but wide enough for this file's calls.
   api = await startTestApi({ bucketLimits: { read: 2000, upstream: 2000 } });
+  api.sandbox.clock.now = () => NOW;
 });
 afterAll(() => api.close());
 
@@ -14,7 +17,7 @@ const store = () => api.sandbox.store;
 const ms = (t: string) => Date.parse(t);
 const dayOf = (t: number) => new Date(t).toISOString().slice(0, 10);
 const addDays = (d: string, n: number) => dayOf(ms(`${d}T00:00:00Z`) + n * DAY);
-const today = () => dayOf(Date.now());
+const today = () => dayOf(NOW);
 
 /** Expected figures, computed here from the raw store over a half-open window [from, to). */
 function expected(w: { from: string; to: string }, ws = 'acme') {
@@ -83,10 +86,8 @@ describe('insights_summary: every field of the resource', () => {
 
 describe('Insight windows: from/to; default the last 30 days before now; a day `to` includes that day (our choice)', () => {
   it('with no bounds the window is the 30 days ending now', async () => {
-    const before = Date.now();
     const s = await summary();
-    expect(ms(s.window.to)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
-    expect(ms(s.window.to)).toBeLessThanOrEqual(Date.now());
+    expect(ms(s.window.to)).toBe(NOW);
     expect(ms(s.window.to) - ms(s.window.from)).toBe(30 * DAY);
   });
   it('days: from at 00:00Z of its day, to at the end of its day (half-open window)', async () => {
@@ -100,7 +101,7 @@ describe('Insight windows: from/to; default the last 30 days before now; a day `
   it('only from: the window runs to now', async () => {
     const s = await summary({ from: '2026-10-01' });
     expect(s.window.from).toBe('2026-10-01T00:00:00Z');
-    expect(Math.abs(ms(s.window.to) - Date.now())).toBeLessThan(60_000);
+    expect(ms(s.window.to)).toBe(NOW);
   });
   it('a bound that is not a day or a date-time is 400 invalid_request naming it', async () => {
     for (const param of ['from', 'to']) {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { leadPriorityUpdateResource, leadResource } from '../../src/api/resources.js';
-import { type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
+import { TEST_NOW, type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
 
 const WS = '/v1/workspaces/acme';
 let api: TestApi;
@@ -8,8 +8,11 @@ let all: any[];
 /** Each test takes leads of its own, so writes never meet. */
 let next = 60;
 const take = () => all[next++]!;
+/** The sandbox's now, a minute after the seed's: what a write stamps. */
+const NOW = Date.parse(TEST_NOW) + 60_000;
 beforeAll(async () => {
   api = await startTestApi({ rateLimits: false });
+  api.sandbox.clock.now = () => NOW;
   all = await readAll(api, `${WS}/leads`);
 });
 afterAll(() => api.close());
@@ -71,12 +74,11 @@ describe('Transition: status interested, automated, untagged sets the status, up
   it.each([['interested'], ['automated'], ['untagged']])('%s', async (status) => {
     const l = take();
     const task = await openTask(l.id);
-    const before = Date.now() - 1000;
     const r = await post(l.id, 'status', { status });
     expect(r.status).toBe(200);
     leadResource.parse(r.body);
     expect(r.body).toMatchObject({ object: 'lead', id: l.id, status });
-    expect(Date.parse(r.body.last_action_at)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(r.body.last_action_at)).toBe(NOW);
     expect({ ...r.body.effects, replies_updated: [...r.body.effects.replies_updated].sort() }).toEqual({
       lead_status_set: true,
       replies_updated: await replyIds(l.id),

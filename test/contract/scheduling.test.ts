@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isId } from '../../src/api/ids.js';
 import { availabilityResource, eventTypeResource } from '../../src/api/resources.js';
-import { type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
+import { TEST_NOW, type TestApi, readAll, startTestApi } from '../../scripts/harness/sandbox.js';
 
 const WS = '/v1/workspaces/acme';
 const DAY = 86_400_000;
@@ -16,8 +16,11 @@ const slotsOf = (slug: string, query: Record<string, string> = {}, key?: 'readon
   api.get(`${WS}/event_types/${bySlug(slug).id}/slots`, { query, ...(key ? { key } : {}) });
 const at = (ms: number) => new Date(ms).toISOString();
 
+/** The sandbox's now, which stands still: the bookable range starts from it. */
+const NOW = Date.parse(TEST_NOW);
 beforeAll(async () => {
   api = await startTestApi({ leads: 30, bucketLimits: { upstream: 1000 } });
+  api.sandbox.clock.now = () => NOW;
   types = await readAll(api, `${WS}/event_types`);
 });
 afterAll(() => api.close());
@@ -140,16 +143,14 @@ describe('single event type read adds hosts[] and form_fields[]', () => {
 describe('slots: the window is clamped to public_booking_window_days and minimum_notice_minutes, whatever the caller sends', () => {
   it('moves the start to now + minimum notice and the end to now + the booking window', async () => {
     const et = bySlug('discovery-call');
-    const before = Date.now();
-    const r = await slotsOf('discovery-call', { from: at(before - 5 * DAY), to: at(before + 54 * DAY) });
-    const after = Date.now();
+    const r = await slotsOf('discovery-call', { from: at(NOW - 5 * DAY), to: at(NOW + 54 * DAY) });
     expect(r.status).toBe(200);
     expect(availabilityResource.safeParse(r.body).success).toBe(true);
     const from = Date.parse(r.body.window.from);
     const to = Date.parse(r.body.window.to);
-    expect(from).toBeGreaterThanOrEqual(before + et.minimum_notice_minutes * 60_000 - 1000);
-    expect(to).toBeLessThanOrEqual(after + et.public_booking_window_days * DAY);
-    expect(to).toBeGreaterThan(before + (et.public_booking_window_days - 1) * DAY);
+    expect(from).toBeGreaterThanOrEqual(NOW + et.minimum_notice_minutes * 60_000 - 1000);
+    expect(to).toBeLessThanOrEqual(NOW + et.public_booking_window_days * DAY);
+    expect(to).toBeGreaterThan(NOW + (et.public_booking_window_days - 1) * DAY);
     expect(r.body.slots.length).toBeGreaterThan(0);
     for (const s of r.body.slots) {
       expect(Date.parse(s.start)).toBeGreaterThanOrEqual(from);
@@ -160,7 +161,7 @@ describe('slots: the window is clamped to public_booking_window_days and minimum
   });
 
   it('keeps a caller window that already lies inside the bookable range', async () => {
-    const from = at(Math.ceil((Date.now() + 2 * DAY) / 60_000) * 60_000);
+    const from = at(Math.ceil((NOW + 2 * DAY) / 60_000) * 60_000);
     const to = at(Date.parse(from) + 3 * DAY);
     const r = await slotsOf('discovery-call', { from, to });
     expect(r.body.window).toEqual({ from: from.replace('.000Z', 'Z'), to: to.replace('.000Z', 'Z') });
@@ -171,7 +172,7 @@ describe('slots: free time only, inside working hours, with no host identity', (
   it('offers no slot that overlaps busy calendar time widened by the buffers', async () => {
     const et = bySlug('team-demo');
     const rec = api.sandbox.store.eventTypes.get(et.id)!;
-    const r = await slotsOf('team-demo', { to: at(Date.now() + 20 * DAY) });
+    const r = await slotsOf('team-demo', { to: at(NOW + 20 * DAY) });
     expect(r.status).toBe(200);
     const busy = rec.busy.map((b) => [Date.parse(b.start), Date.parse(b.end)]);
     for (const s of r.body.slots) {
@@ -218,22 +219,22 @@ describe('slots window: 60 days maximum; also clamped to booking window and mini
     // From 50 days ago for 90 days: the 60-day cap ends it 10 days from now, inside the booking window.
     const et = bySlug('discovery-call');
     expect(et.public_booking_window_days).toBeGreaterThan(11);
-    const from = Math.floor((Date.now() - 50 * DAY) / 60_000) * 60_000;
+    const from = Math.floor((NOW - 50 * DAY) / 60_000) * 60_000;
     const r = await slotsOf('discovery-call', { from: at(from), to: at(from + 90 * DAY) });
     expect(r.status).toBe(200);
     expect(Date.parse(r.body.window.to)).toBe(from + 60 * DAY);
-    expect(Date.parse(r.body.window.from)).toBeGreaterThanOrEqual(Date.now() - 60_000);
+    expect(Date.parse(r.body.window.from)).toBeGreaterThanOrEqual(NOW - 60_000);
     for (const s of r.body.slots) expect(Date.parse(s.end)).toBeLessThanOrEqual(from + 60 * DAY);
   });
 
   it('accepts exactly 60 days', async () => {
-    const from = Date.now() + DAY;
+    const from = NOW + DAY;
     const r = await slotsOf('discovery-call', { from: at(from), to: at(from + 60 * DAY) });
     expect(r.status).toBe(200);
   });
 
   it('refuses to earlier than from with invalid_request naming to', async () => {
-    const from = Date.now() + 3 * DAY;
+    const from = NOW + 3 * DAY;
     const r = await slotsOf('discovery-call', { from: at(from), to: at(from - DAY) });
     expect(r.status).toBe(400);
     expect(r.body.error).toMatchObject({ code: 'invalid_request', param: 'to' });
@@ -254,14 +255,14 @@ describe('slots window: 60 days maximum; also clamped to booking window and mini
 
 describe('slots: reason when the list is empty and the cause is known', () => {
   it('outside_booking_window when the whole request lies beyond the booking window', async () => {
-    const from = Date.now() + (bySlug('discovery-call').public_booking_window_days + 5) * DAY;
+    const from = NOW + (bySlug('discovery-call').public_booking_window_days + 5) * DAY;
     const r = await slotsOf('discovery-call', { from: at(from), to: at(from + 5 * DAY) });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ slots: [], reason: 'outside_booking_window', window: { from: null, to: null } });
   });
 
   it('outside_booking_window when the whole request lies inside the minimum notice', async () => {
-    const r = await slotsOf('team-demo', { from: at(Date.now()), to: at(Date.now() + 3_600_000) });
+    const r = await slotsOf('team-demo', { from: at(NOW), to: at(NOW + 3_600_000) });
     expect(r.body).toMatchObject({ slots: [], reason: 'outside_booking_window' });
   });
 

@@ -1,10 +1,16 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ReplyInboxClient } from '../../src/client/index.js';
 import { slotRanges } from '../../tools/support/slot-ranges.js';
+import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { useInProcessServer } from '../helpers/in-process.js';
 
 const server = useInProcessServer();
+/** The sandbox's now, which stands still: "today" is the seed's day, whatever the wall says. */
+const NOW = Date.parse(TEST_NOW);
+beforeAll(() => {
+  server.sb.clock.now = () => NOW;
+});
 const DAY = 86_400_000;
 
 const call = async (args: Record<string, unknown>) => {
@@ -43,7 +49,7 @@ function expand(s: any): { start: number; end: number }[] {
 /** A week of the round-robin event type, from the start of tomorrow in UTC. */
 function roundRobinWeek() {
   const et = server.sb.store.eventTypes.inGroup('acme').find((e) => e.scheduling_type === 'round_robin')!;
-  const from = new Date(Math.floor(Date.now() / DAY) * DAY + DAY).toISOString();
+  const from = new Date(Math.floor(NOW / DAY) * DAY + DAY).toISOString();
   const to = new Date(Date.parse(from) + 7 * DAY).toISOString();
   return { et, from, to };
 }
@@ -65,7 +71,7 @@ describe('get_slots groups free time by day as ranges, in one timezone, and says
     [undefined, 'single'],
   ])('in %s (%s): expanding the ranges gives exactly the API’s slot list, and the counts add up', async (timezone, type) => {
     const et = server.sb.store.eventTypes.inGroup('acme').find((e) => e.scheduling_type === type && e.active && e.public)!;
-    const from = new Date(Math.floor(Date.now() / DAY) * DAY).toISOString();
+    const from = new Date(Math.floor(NOW / DAY) * DAY).toISOString();
     const to = new Date(Date.parse(from) + 14 * DAY).toISOString();
     const query = { from, to, ...(timezone ? { timezone } : {}) };
     const r = await call({ event_type_id: et.id, ...query });
