@@ -1,9 +1,7 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+import { ROOT, filesUnder, importsOf } from '../helpers/source-files.js';
 
 /** The arrows CONTRIBUTING.md says must never exist: layer → the layers it may not import. */
 const FORBIDDEN: Record<string, readonly string[]> = {
@@ -20,22 +18,6 @@ const FORBIDDEN: Record<string, readonly string[]> = {
 
 /** Where the house's own code lives: every cycle among these files is a defect. */
 const HOUSE = ['src', 'tools', 'scripts', 'desk'];
-
-function filesUnder(dir: string): string[] {
-  if (!existsSync(join(ROOT, dir))) return [];
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? filesUnder(join(dir, d.name)) : /\.(ts|mts|mjs)$/.test(d.name) && !d.name.endsWith('.d.ts') ? [join(dir, d.name)] : [],
-  );
-}
-
-/**
- * Every relative module a file imports, re-exports or loads (type-only imports and `import()`
- * included), as a path from the repository root.
- */
-function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')): string[] {
-  const specs = [...text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)].map((m) => m[1]!);
-  return specs.map((s) => relative(ROOT, resolve(ROOT, dirname(file), s)).replace(/\.js$/, '.ts'));
-}
 
 /** The strongly connected groups of more than one file (or a file that imports itself): Tarjan's algorithm. */
 function cyclesOf(graph: ReadonlyMap<string, readonly string[]>): string[][] {
