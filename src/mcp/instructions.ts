@@ -6,7 +6,9 @@ import { DEFAULT_MAX_RESULT_BYTES } from './view/result-budget.js';
 
 // The figures come from the constants that enforce them, so the instructions cannot drift.
 const RATE = RATE_LIMITS;
-const MAX_ITEMS = MAX_ITEMS_BOUND.toLocaleString('en-US');
+/** 1000 as 1,000, without Intl: formatting through it maps some 5 MiB of ICU data at start (docs/performance.md). */
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+const MAX_ITEMS = grouped(MAX_ITEMS_BOUND);
 const DUPLICATE_MINUTES = DUPLICATE_WINDOW_MS / 60_000;
 const RESULT_KB = Math.round(DEFAULT_MAX_RESULT_BYTES / 1024);
 /** The creates the duplicate guard covers, and the reads that settle one of unknown outcome: the endpoint table's. */

@@ -43,7 +43,7 @@ describe('the binary and its chunks come with maps that hold no source text', ()
 
   it('a line of the binary maps back to the TypeScript line it came from', () => {
     const needle = '--semi-space-growth-factor=1';
-    expect(original('mcp.js', needle)).toEqual({ source: expect.stringMatching(/\/src\/cli\/mcp-launch\.ts$/), line: lineIn('src/cli/mcp-launch.ts', needle) });
+    expect(original('mcp.js', needle)).toEqual({ source: expect.stringMatching(/\/src\/cli\/v8-flags\.ts$/), line: lineIn('src/cli/v8-flags.ts', needle) });
   });
 
   it('a line of a hashed chunk maps back too (the live watcher, in the server chunk or the binary)', () => {
