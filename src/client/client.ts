@@ -109,6 +109,9 @@ export class ReplyInboxClient {
   private limitsReady: Promise<void> | null;
   private closed = false;
   private closing: Promise<void> | null = null;
+  private readonly ending = new AbortController();
+  /** Aborted when close() begins, with the reason a waiting question is given up: the server is shutting down. */
+  readonly ended: AbortSignal = this.ending.signal;
   /** The deadline signal of every call under way (queued or sent): close() cuts them all. */
   private readonly underWay = new Set<AbortController>();
   /** Forgets the key in the redaction module once this client is closed. */
@@ -229,6 +232,7 @@ export class ReplyInboxClient {
 
   private async shut(): Promise<void> {
     this.closed = true;
+    this.ending.abort(new Error('the server is shutting down'));
     // In this order, with no await between: the queue is emptied before a cut call frees a slot.
     const limiter = this.limiter.close();
     for (const c of [...this.underWay]) c.abort();

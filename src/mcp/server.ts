@@ -292,6 +292,7 @@ export class InboxServer {
   private callDeps(): CallDeps {
     return {
       api: this.api.checked,
+      ...(this.o.api.ended ? { ended: this.o.api.ended } : {}),
       log: this.o.log,
       server: this.mcp.server,
       tool: (name) => this.enabled.get(name),

@@ -5,6 +5,7 @@ import { SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type Asking, callErr, callOk, startRelay, parseToolError, runBinary, someLead, startRelayedMcp, withElicitation, writesSince } from './helpers.js';
 import { startHttpBinary } from '../../scripts/harness/http.js';
+import { until } from '../helpers/until.js';
 
 /**
  * Consequential writes ask the person first (elicitation/create) when the client can ask.
@@ -200,3 +201,82 @@ describe('over HTTP the question travels with the tool call', () => {
     }
   });
 });
+
+/**
+ * A question nobody answers when the server is told to stop: when the drain's time is up the
+ * question is given up and the tool call answers, before the connection closes, that nothing
+ * was sent. (It was left unanswered: the client saw the connection close.)
+ */
+describe('a question still waiting when the server drains', () => {
+  /** A client that is asked and never answers; its questions. */
+  const silent = (client: Client, questions: string[]) =>
+    client.setRequestHandler('elicitation/create', (req) => {
+      questions.push(req.params.message);
+      return new Promise<ElicitResult>(() => undefined);
+    });
+
+  const expectGivenUp = (result: CallToolResult) => {
+    const e = parseToolError(result);
+    expect(e.error.code).toBe('declined');
+    expect(e.error.message).toContain('the server is shutting down');
+    expect(e.error.message).toContain('nothing was sent');
+  };
+
+  it('over stdio: the call answers "declined: the server is shutting down", nothing is written, and the process exits', async () => {
+    const r = await startRelayedMcp(['--workspace', 'acme', '--log-level', 'warn', '--drain-seconds', '1'], undefined, { elicitation: {} });
+    const questions: string[] = [];
+    silent(r.s.client, questions);
+    try {
+      const lead = someLead(r, 0);
+      const status = r.sandbox.store.leads.get(lead)!.status;
+      const from = r.proxy.requests.length;
+      const call = r.s.client.callTool({ name: 'set_status', arguments: { lead_id: lead, status: 'unsubscribed' } });
+      await until('the question reaches the client', () => questions.length === 1);
+      const pid = r.s.pid();
+      process.kill(pid, 'SIGTERM');
+      expectGivenUp((await call) as CallToolResult);
+      expect(writesSince(r, from)).toEqual([]);
+      expect(r.sandbox.store.leads.get(lead)!.status).toBe(status);
+      await until('the process exits', () => !alive(pid));
+    } finally {
+      await r.close();
+    }
+  });
+
+  it("over HTTP (a 2025 session): the same answer on the call's stream, and the instance exits 0", async () => {
+    const sandbox = await startSandbox({ port: 0, now: TEST_NOW, logLevel: 'silent' });
+    const proxy = await startRelay(sandbox.baseUrl);
+    const bin = await startHttpBinary(['--base-url', proxy.url, '--workspace', 'acme', '--drain-seconds', '1']);
+    const client = new Client({ name: 'e2e-http-confirm-drain', version: '0' }, { capabilities: { elicitation: {} } });
+    const questions: string[] = [];
+    silent(client, questions);
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(bin.url), { requestInit: { headers: { authorization: `Bearer ${SANDBOX_KEYS.admin}` } } }),
+      );
+      const lead = [...sandbox.store.leads.all()].find((l) => l.workspace === 'acme' && l.state === 'active')!;
+      const from = proxy.requests.length;
+      const call = client.callTool({ name: 'mark_disqualified', arguments: { lead_id: lead.id } });
+      await until('the question reaches the client', () => questions.length === 1);
+      const exited = bin.stop();
+      expectGivenUp((await call) as CallToolResult);
+      expect(proxy.requests.slice(from).filter((q) => !q.startsWith('GET '))).toEqual([]);
+      expect(sandbox.store.leads.get(lead.id)!.state).toBe('active');
+      expect(await exited).toBe(0);
+    } finally {
+      await client.close().catch(() => undefined);
+      await bin.stop();
+      await proxy.close();
+      await sandbox.close();
+    }
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -15,6 +15,8 @@ export { callErr, callOk, expectWriteEffects, type Ok, parseToolError, textOf, t
 
 export interface McpSession {
   client: Client;
+  /** The binary's process id. */
+  pid(): number;
   /** Everything the binary wrote on stderr so far (its logs). */
   stderr(): string;
   close(): Promise<void>;
@@ -38,7 +40,7 @@ export async function startMcp(
   }
   // The SDK checks structuredContent only against schemas it has listed: list them once up front.
   await client.listTools();
-  return { client, stderr: () => err, close: () => client.close() };
+  return { client, pid: () => transport.pid!, stderr: () => err, close: () => client.close() };
 }
 
 export interface RunResult {

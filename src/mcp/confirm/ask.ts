@@ -32,6 +32,8 @@ export async function confirmWrite(
     api: ApiCaller;
     workspace: string | null;
     signal: AbortSignal;
+    /** The key's client has closed (the drain's time is up): a question still waiting is given up, so the call answers before the server closes. */
+    ended?: AbortSignal;
     requestId?: string | number;
     /** How long the person may take: what is left of the tool call's deadline, so the call still answers in time. */
     answerWithinMs: number;
@@ -46,7 +48,7 @@ export async function confirmWrite(
     const answer = await server.elicitInput(
       { mode: 'form', message, requestedSchema: NO_FIELDS },
       {
-        signal: o.signal,
+        signal: o.ended ? AbortSignal.any([o.signal, o.ended]) : o.signal,
         timeout: o.answerWithinMs,
         // Over HTTP the question travels on the tool call's own response stream.
         relatedRequestId: o.requestId,

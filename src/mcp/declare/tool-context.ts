@@ -28,6 +28,8 @@ export type Send = (name: EndpointName, req: ApiRequest) => Promise<ApiAnswer>;
 /** The API client as the server is given it: a ReplyInboxClient, or a test's stand-in. */
 export interface ApiClient {
   call(name: EndpointName, req: ApiRequest): Promise<ApiAnswer>;
+  /** Aborted once the client is closed (the server drains): nothing more is sent, and a question still waiting for the person is given up. */
+  readonly ended?: AbortSignal;
 }
 
 /** What endpoint N takes from the server: path, query and body as its row says (RequestOf), and the call's signal. */

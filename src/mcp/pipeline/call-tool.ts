@@ -49,6 +49,8 @@ export interface CallExtra {
 export interface CallDeps {
   /** The client, every answer checked (the chain's first layer, api-chain.ts): each call adds its own layers. */
   api: ApiClient;
+  /** The key's client has closed (ApiClient.ended): a person's answer still awaited is given up. */
+  ended?: AbortSignal;
   log: Logger;
   server: Server;
   tool(name: string): ToolDef | undefined;
@@ -242,6 +244,7 @@ async function runTool(
     api: call.question,
     workspace,
     signal: extra.signal,
+    ...(deps.ended ? { ended: deps.ended } : {}),
     requestId: extra.requestId,
     // The person's answer is waited for within the tool call's deadline, leaving time for the write itself.
     answerWithinMs: Math.max(1_000, deadlineAt - WRITE_RESERVE_MS - deps.now()),
