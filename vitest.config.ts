@@ -19,13 +19,26 @@ const limits = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as co
  * The fast lane's projects. Their files share one module graph per worker (isolate: false):
  * loading the SDK, zod and the server once per worker instead of once per file is most of
  * the lane's time saved. A test that changes a module's state puts it back.
+ *
+ * One worker per core ('100%'): vitest 4.1's default in a run is one fewer, a single worker on two
+ * cores, which uses one core at most and less beside another busy process. The four projects
+ * share this maxWorkers, as projects of one group (sequence.groupOrder) must.
  */
 const inProcess = (name: string, include: string[]) => ({
-  test: { ...limits, name, include, isolate: false, setupFiles: ['test/setup/no-processes.ts'] },
+  test: { ...limits, name, include, isolate: false, maxWorkers: '100%', setupFiles: ['test/setup/no-processes.ts'] },
 });
 
 const fromDist = (name: string, include: string[], exclude: string[] = []) => ({
-  test: { ...limits, name, include, exclude, setupFiles: ['test/helpers/process-hooks.ts'], globalSetup: ['test/setup/build-if-stale.ts'] },
+  test: {
+    ...limits,
+    name,
+    include,
+    exclude,
+    // After the fast lane, with vitest's default count of workers: projects of one group must share a maxWorkers.
+    sequence: { groupOrder: 1 },
+    setupFiles: ['test/helpers/process-hooks.ts'],
+    globalSetup: ['test/setup/build-if-stale.ts'],
+  },
 });
 
 /** They fetch from the npm registry (or npm's cache): npx of the Inspector, npm install of the packed tarball. */
