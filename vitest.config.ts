@@ -15,6 +15,8 @@ import { defineConfig } from 'vitest/config';
  */
 const limits = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as const;
 
+// Setup paths start with './': vitest looks for a bare one ('test/…') as a package first, some 4 ms each at every run.
+
 /**
  * The fast lane's projects. Their files share one module graph per worker (isolate: false):
  * loading the SDK, zod and the server once per worker instead of once per file is most of
@@ -25,7 +27,7 @@ const limits = { testTimeout: 30_000, hookTimeout: 60_000, pool: 'forks' } as co
  * share this maxWorkers, as projects of one group (sequence.groupOrder) must.
  */
 const inProcess = (name: string, include: string[]) => ({
-  test: { ...limits, name, include, isolate: false, maxWorkers: '100%', setupFiles: ['test/setup/no-processes.ts'] },
+  test: { ...limits, name, include, isolate: false, maxWorkers: '100%', setupFiles: ['./test/setup/no-processes.ts'] },
 });
 
 const fromDist = (name: string, include: string[], exclude: string[] = []) => ({
@@ -36,8 +38,8 @@ const fromDist = (name: string, include: string[], exclude: string[] = []) => ({
     exclude,
     // After the fast lane, with vitest's default count of workers: projects of one group must share a maxWorkers.
     sequence: { groupOrder: 1 },
-    setupFiles: ['test/helpers/process-hooks.ts'],
-    globalSetup: ['test/setup/build-if-stale.ts'],
+    setupFiles: ['./test/helpers/process-hooks.ts'],
+    globalSetup: ['./test/setup/build-if-stale.ts'],
   },
 });
 
@@ -47,7 +49,7 @@ const REGISTRY = ['test/ship/conformance.test.ts', 'test/ship/inspector.test.ts'
 export default defineConfig({
   test: {
     // The root's global setup runs whatever projects are selected: it marks the run's processes.
-    globalSetup: ['test/setup/process-mark.ts'],
+    globalSetup: ['./test/setup/process-mark.ts'],
     projects: [
       inProcess('unit', ['test/unit/**/*.test.ts']),
       inProcess('contract', ['test/contract/**/*.test.ts']),

@@ -10,8 +10,8 @@ const TIMERS = `'${['node', 'timers/promises'].join(':')}'`;
 const UNTIL = `'../helpers/${'until'}.js'`;
 
 /** The setup each project of the fast lane loads (it makes starting a process fail); the process lane loads the hooks. */
-const FAST_SETUP = 'test/setup/no-processes.ts';
-const PROCESS_HOOKS = 'test/helpers/process-hooks.ts';
+const FAST_SETUP = './test/setup/no-processes.ts';
+const PROCESS_HOOKS = './test/helpers/process-hooks.ts';
 /** The clock the tests move: its default start is the one reading of the wall it makes. */
 const THE_CLOCK = 'test/helpers/manual-clock.ts';
 
