@@ -8,6 +8,8 @@ import { everyToolCovered, type InvalidCall, toolArea } from '../test/helpers/to
 /** The leads tools (tools/leads.ts), served in process: valid calls, then one invalid call each. */
 const area = toolArea('leads', { rep: true });
 const ids = { members: [] as string[], tags: [] as string[] };
+/** A set of ids as a comparable list: ordered, whatever order the answer or the store keeps them in. */
+const sorted = (xs: readonly string[]) => [...xs].sort();
 beforeAll(async () => {
   ids.members = (await callOk(area.admin, 'list_members', { assignable: true })).structured.data.map((m: any) => m.id);
   ids.tags = (await callOk(area.admin, 'list_lead_tags', {})).structured.data.map((t: any) => t.id);
@@ -43,24 +45,26 @@ describe('Lead reads: compact views by default, fields and view=full on request'
   it("list_replies: the lead's indexed replies", async () => {
     const id = area.leads[0].id;
     const { structured } = await area.ok('list_replies', { lead_id: id });
-    expect(structured.data.map((r: any) => r.id).sort()).toEqual(
-      area
-        .store()
-        .repliesByLead.get(id)
-        .map((r) => r.id)
-        .sort(),
+    expect(sorted(structured.data.map((r: any) => r.id))).toEqual(
+      sorted(
+        area
+          .store()
+          .repliesByLead.get(id)
+          .map((r) => r.id),
+      ),
     );
     for (const r of structured.data) expect(r.lead_id).toBe(id);
   });
   it("get_assignees: the lead's assignees as members", async () => {
     const id = area.leads[1].id;
     const { structured } = await area.ok('get_assignees', { lead_id: id });
-    expect(structured.data.map((m: any) => m.id).sort()).toEqual(
-      area
-        .store()
-        .leads.get(id)!
-        .assignments.map((a) => a.member_id)
-        .sort(),
+    expect(sorted(structured.data.map((m: any) => m.id))).toEqual(
+      sorted(
+        area
+          .store()
+          .leads.get(id)!
+          .assignments.map((a) => a.member_id),
+      ),
     );
   });
   it("list_lead_tags and get_lead_tags: the roster and one lead's tags", async () => {
@@ -107,14 +111,15 @@ describe('Lead writes: every write answers with effects including provider_write
     const wanted = ids.members.slice(0, 2);
     const { structured } = await area.ok('set_assignees', { lead_id: id, member_ids: wanted });
     expectWriteEffects(structured);
-    expect(structured.assignees.map((m: any) => m.id).sort()).toEqual([...wanted].sort());
+    expect(sorted(structured.assignees.map((m: any) => m.id))).toEqual(sorted(wanted));
     expect(
-      area
-        .store()
-        .leads.get(id)!
-        .assignments.map((a) => a.member_id)
-        .sort(),
-    ).toEqual([...wanted].sort());
+      sorted(
+        area
+          .store()
+          .leads.get(id)!
+          .assignments.map((a) => a.member_id),
+      ),
+    ).toEqual(sorted(wanted));
   });
   it('set_lead_tags replaces the set; effects name the tags added', async () => {
     const id = area.take();
@@ -122,8 +127,8 @@ describe('Lead writes: every write answers with effects including provider_write
     const before = [...area.store().leads.get(id)!.tag_ids];
     const { structured } = await area.ok('set_lead_tags', { lead_id: id, tag_ids: wanted });
     expectWriteEffects(structured);
-    expect(structured.effects.tags_added.sort()).toEqual(wanted.filter((t) => !before.includes(t)).sort());
-    expect([...area.store().leads.get(id)!.tag_ids].sort()).toEqual([...wanted].sort());
+    expect(sorted(structured.effects.tags_added)).toEqual(sorted(wanted.filter((t) => !before.includes(t))));
+    expect(sorted(area.store().leads.get(id)!.tag_ids)).toEqual(sorted(wanted));
   });
   it('set_priority stars leads for the key owner only', async () => {
     const a = area.take();

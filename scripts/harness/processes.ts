@@ -29,14 +29,19 @@ const running = new Map<number, Tracked>();
 /** Tests under way in this file: more than one inside a describe.concurrent. */
 let testsUnderWay = 0;
 
-function alive(t: Tracked): boolean {
-  if (t.child) return t.child.exitCode === null && t.child.signalCode === null;
+/** Whether a process of this id still runs (signal 0 checks without sending anything). */
+export function pidAlive(pid: number): boolean {
   try {
-    process.kill(t.pid, 0);
+    process.kill(pid, 0);
     return true;
   } catch {
     return false;
   }
+}
+
+function alive(t: Tracked): boolean {
+  if (t.child) return t.child.exitCode === null && t.child.signalCode === null;
+  return pidAlive(t.pid);
 }
 
 function end(t: Tracked): void {

@@ -5,6 +5,7 @@ import { SANDBOX_KEYS, startSandbox } from '../../src/sandbox/index.js';
 import { TEST_NOW } from '../../scripts/harness/sandbox.js';
 import { type Asking, callErr, callOk, startRelay, parseToolError, runBinary, someLead, startRelayedMcp, withElicitation, writesSince } from './helpers.js';
 import { startHttpBinary } from '../../scripts/harness/http.js';
+import { pidAlive } from '../../scripts/harness/processes.js';
 import { until } from '../helpers/until.js';
 
 /**
@@ -237,7 +238,7 @@ describe('a question still waiting when the server drains', () => {
       expectGivenUp((await call) as CallToolResult);
       expect(writesSince(r, from)).toEqual([]);
       expect(r.sandbox.store.leads.get(lead)!.status).toBe(status);
-      await until('the process exits', () => !alive(pid));
+      await until('the process exits', () => !pidAlive(pid));
     } finally {
       await r.close();
     }
@@ -271,12 +272,3 @@ describe('a question still waiting when the server drains', () => {
     }
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

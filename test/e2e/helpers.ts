@@ -68,10 +68,16 @@ export async function runBinary(args: string[], env: Record<string, string> = {}
 /**
  * A raw JSON-RPC session over the binary's stdio: each request is written once the answer
  * to the previous one arrived, then stdin is closed and the process runs to its exit.
+ * `nodeFlags` go to node before the binary (a --require preload, say).
  * Returns everything written on stdout, untouched, to check nothing but JSON-RPC is there.
  */
-export async function rawSession(args: string[], messages: Record<string, unknown>[], env: Record<string, string> = {}): Promise<RunResult> {
-  const child = spawnTracked(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+export async function rawSession(
+  args: string[],
+  messages: Record<string, unknown>[],
+  env: Record<string, string> = {},
+  nodeFlags: string[] = [],
+): Promise<RunResult> {
+  const child = spawnTracked(process.execPath, [...nodeFlags, BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const waiting = new Map<unknown, () => void>();

@@ -1,5 +1,3 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_KEYS, type Sandbox } from '../../src/sandbox/index.js';
 import { sandbox } from '../client/helpers.js';
-import { BIN, cleanEnv } from './helpers.js';
+import { rawSession } from './helpers.js';
 
 /**
  * What a start costs that the floor server does not pay (docs/performance.md, "Start"): ICU's
@@ -21,7 +19,7 @@ const meta = {
   'io.modelcontextprotocol/clientInfo': { name: 'footprint', version: '0' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-const line = (m: object) => `${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`;
+const line = (m: object): Record<string, unknown> => ({ jsonrpc: '2.0', ...m });
 const INITIALIZE = line({
   id: 1,
   method: 'initialize',
@@ -38,32 +36,18 @@ afterAll(async () => {
   await sb.close();
 });
 
-/** Send these lines one answer at a time (notifications get none), end stdin, and list the uses of Intl the process recorded. */
-async function intlUses(name: string, lines: string[]): Promise<string[]> {
+/** A raw session of these messages, one answer at a time, to the process's exit: the uses of Intl it recorded. */
+async function intlUses(name: string, messages: Record<string, unknown>[]): Promise<string[]> {
   const file = join(dir, `${name}.txt`);
-  const env = cleanEnv({ REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: sb.baseUrl, INTL_USES_FILE: file });
-  const child = spawn(process.execPath, ['--require', RECORDER, BIN, '--log-level', 'silent', '--workspace', 'acme'], {
-    env,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  try {
-    let answers = '';
-    child.stdout.on('data', (c: Buffer) => {
-      answers += c.toString();
-    });
-    for (const l of lines) {
-      child.stdin.write(l);
-      if (!l.includes('"id"')) continue;
-      const id = (JSON.parse(l) as { id: number }).id;
-      while (!answers.includes(`"id":${id}`)) await once(child.stdout, 'data');
-      expect(answers).not.toContain('"error"');
-    }
-    child.stdin.end();
-    const [code] = (await once(child, 'exit')) as [number | null];
-    expect(code).toBe(0);
-  } finally {
-    child.kill('SIGKILL');
-  }
+  const env = { REPLY_INBOX_API_KEY: SANDBOX_KEYS.admin, REPLY_INBOX_BASE_URL: sb.baseUrl, INTL_USES_FILE: file };
+  const r = await rawSession(['--log-level', 'silent', '--workspace', 'acme'], messages, env, ['--require', RECORDER]);
+  expect(r.code).toBe(0);
+  const ids = messages.filter((m) => 'id' in m).map((m) => m.id);
+  const answers = r.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id?: unknown; error?: unknown });
+  expect(answers.filter((a) => ids.includes(a.id)).map((a) => [a.id, a.error])).toEqual(ids.map((id) => [id, undefined]));
   return readFileSync(file, 'utf8').split('\n').filter(Boolean);
 }
 

@@ -2,7 +2,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import type { ToolErrorBody } from '../../../src/mcp/errors.js';
-import { BIN, stdioTransport } from '../processes.js';
+import { BIN, pidAlive, stdioTransport } from '../processes.js';
 
 /* An MCP session over stdio that reports every kind of answer, judged against the published schemas. */
 
@@ -98,15 +98,7 @@ export async function startSession(args: string[], env: Record<string, string> =
     pid,
     tools,
     stderr: () => err,
-    alive: () => {
-      if (closed || pid < 0) return false;
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    alive: () => !closed && pid >= 0 && pidAlive(pid),
     call,
     close: () => client.close(),
   };
